@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "umilog",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "DiveKit", targets: ["DiveKit"]),
+        .library(name: "DiveCore", targets: ["DiveCore"]),
+        .executable(name: "umilog", targets: ["umilog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "DiveUDDF", dependencies: ["DiveCore", "CLibXML2"]),
+        .target(name: "DiveCSV", dependencies: ["DiveCore"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveUDDF", "DiveCSV"]),
+        .executableTarget(
+            name: "umilog",
+            dependencies: [
+                "DiveKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "make-logbook", dependencies: ["DiveCore"]),
+        .testTarget(name: "DiveCoreTests", dependencies: ["DiveCore"]),
+        .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore"]),
+        .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF"]),
+        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit"]),
+        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

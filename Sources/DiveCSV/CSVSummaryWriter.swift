@@ -1,0 +1,84 @@
+import DiveCore
+
+/// Writes one row per dive (`--to csv`). The columns are fixed and documented in
+/// `schemas/csv-columns.md`; a dive with several cylinders lists each cylinder's value in
+/// the cylinder columns, in cylinder order, separated by `; `.
+public final class CSVSummaryWriter {
+    private var out: CSVBuffer
+    private let units: Units
+    private var wroteHeader = false
+
+    /// The column names for a unit system, in order.
+    public static func columns(_ system: UnitSystem) -> [String] {
+        let u = Units(system: system)
+        return [
+            "dive_number", "date", "time", "utc_offset", "duration",
+            "max_depth_\(u.depthSuffix)", "avg_depth_\(u.depthSuffix)",
+            "water_temp_min_\(u.temperatureSuffix)", "air_temp_\(u.temperatureSuffix)",
+            "site", "location", "latitude", "longitude", "trip",
+            "gas", "cylinder_size_l", "start_pressure_\(u.pressureSuffix)", "end_pressure_\(u.pressureSuffix)",
+            "visibility_\(u.depthSuffix)", "weight_\(u.weightSuffix)", "rating", "dive_type", "buddies",
+            "dive_computer", "samples", "notes", "dive_id",
+        ]
+    }
+
+    public init(sink: ByteSink, units: UnitSystem = .metric) {
+        out = CSVBuffer(sink: sink)
+        self.units = Units(system: units)
+    }
+
+    /// Writes the header row (done automatically before the first dive).
+    public func writeHeader() throws {
+        guard !wroteHeader else { return }
+        wroteHeader = true
+        for c in Self.columns(units.system) { out.field(c) }
+        try out.endRecord()
+    }
+
+    /// Writes one dive's row, resolving its references against `header`.
+    public func write(_ dive: Dive, header: LogbookHeader) throws {
+        try writeHeader()
+        let site = dive.siteUUIDs.first.flatMap { header.site($0) }
+        out.field(dive.number.map(String.init))
+        out.field(dive.startedAt?.csvDate)
+        out.field(dive.startedAt?.csvTime)
+        out.field(dive.startedAt?.csvOffset)
+        out.field(dive.submergedTime.map(clock))
+        out.field(units.depth(dive.maxDepth))
+        out.field(units.depth(dive.avgDepth))
+        out.field(units.temperature(dive.bottomTemperature))
+        out.field(units.temperature(dive.airTemperature))
+        out.field(site?.name)
+        out.field(site?.location?.name)
+        out.field(site?.position.map { CSVNumber.format($0.latitude) })
+        out.field(site?.position.map { CSVNumber.format($0.longitude) })
+        out.field(dive.tripUUID.flatMap { header.trip($0)?.name })
+        out.field(list(dive.cylinders) { $0.gasLabel ?? $0.gasName })
+        out.field(list(dive.cylinders) { $0.volume.map { CSVNumber.format($0) } })
+        out.field(list(dive.cylinders) { units.pressure($0.startPressure) })
+        out.field(list(dive.cylinders) { units.pressure($0.endPressure) })
+        out.field(units.depth(dive.visibility))
+        out.field(units.weight(dive.weight))
+        out.field(dive.rating.map(String.init))
+        out.field(dive.type?.rawValue)
+        let buddies = dive.people.compactMap { header.person($0.personUUID)?.name }
+        out.field(buddies.isEmpty ? nil : buddies.joined(separator: "; "))
+        out.field(dive.recordings.first?.device?.displayName)
+        out.field(dive.profile.map { String($0.sampleCount) })
+        out.field(dive.notes)
+        out.field(dive.uuid)
+        try out.endRecord()
+    }
+
+    /// Flushes what is buffered.
+    public func finish() throws {
+        try writeHeader()
+        try out.flush()
+    }
+
+    private func list(_ cylinders: [Cylinder], _ value: (Cylinder) -> String?) -> String? {
+        let values = cylinders.map(value)
+        guard values.contains(where: { $0 != nil }) else { return nil }
+        return values.map { $0 ?? "" }.joined(separator: "; ")
+    }
+}

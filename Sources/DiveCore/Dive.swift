@@ -1,0 +1,144 @@
+/// One dive, in canonical units: metres, °C, bar, litres, percent, seconds.
+///
+/// A value the source did not record is `nil`, never zero.
+public struct Dive: Sendable, Hashable {
+    public var uuid: String
+    /// The diver's own dive number.
+    public var number: Int?
+    /// When the dive started, with the UTC offset only where the source recorded one;
+    /// `nil` when the source recorded no usable start (DiveJSON cannot carry such a dive).
+    public var startedAt: DiveDateTime?
+    /// Time in the water as the computer or logbook counts it, seconds.
+    public var submergedTime: Int?
+    public var notes: String?
+    public var type: DiveType?
+    /// 1 (worst) to 5 (best).
+    public var rating: Int?
+    public var tags: [String] = []
+    /// Metres.
+    public var maxDepth: Double?
+    /// Time-weighted mean depth, metres.
+    public var avgDepth: Double?
+    /// Lowest water temperature, °C.
+    public var bottomTemperature: Double?
+    /// Metres.
+    public var visibility: Double?
+    /// Lead carried, kg. Zero is a diver's "no lead", not absence.
+    public var weight: Double?
+    public var waterType: WaterType?
+    /// Metres above sea level.
+    public var altitude: Int?
+    /// °C.
+    public var airTemperature: Double?
+    public var current: Current?
+    public var waves: Waves?
+    public var weather: Weather?
+    public var entryType: EntryType?
+    public var boatName: String?
+    public var entryPosition: Position?
+    public var exitPosition: Position?
+    public var tripUUID: String?
+    /// The dive's sites, the first being the primary one.
+    public var siteUUIDs: [String] = []
+    public var gearUUIDs: [String] = []
+    public var sightings: [Sighting] = []
+    public var people: [PersonReference] = []
+    public var cylinders: [Cylinder] = []
+    /// Each device's record of this dive, the primary first.
+    public var recordings: [Recording] = []
+    /// Where in its source file this dive came from.
+    public var provenance: Provenance?
+
+    public init(uuid: String, startedAt: DiveDateTime?) {
+        self.uuid = uuid; self.startedAt = startedAt
+    }
+
+    /// The primary recording's profile, if any.
+    public var profile: Profile? { recordings.first(where: { $0.profile != nil })?.profile }
+}
+
+/// Where a record came from: the file, the record's position in it, and the writer.
+public struct Provenance: Sendable, Hashable {
+    /// Source format's registry id.
+    public var format: String
+    /// The file as named by the user.
+    public var file: String?
+    /// The record's own id in the source, if it had one.
+    public var sourceID: String?
+    /// Zero-based index of the record among its kind in the file.
+    public var index: Int
+    /// 1-based line where the record starts, for text formats.
+    public var line: Int?
+    public init(format: String, file: String? = nil, sourceID: String? = nil, index: Int, line: Int? = nil) {
+        self.format = format; self.file = file; self.sourceID = sourceID; self.index = index; self.line = line
+    }
+}
+
+/// The breathing apparatus of a dive (§6.2).
+public enum DiveType: String, Sendable, Hashable, CaseIterable {
+    case openCircuit = "open_circuit", closedCircuit = "closed_circuit", semiClosed = "semi_closed"
+    case freedive, snorkel, surfaceSupplied = "surface_supplied"
+}
+
+public enum Current: String, Sendable, Hashable, CaseIterable { case none, light, moderate, strong, extreme }
+public enum Waves: String, Sendable, Hashable, CaseIterable { case calm, slight, moderate, rough }
+public enum Weather: String, Sendable, Hashable, CaseIterable {
+    case clear, partlyCloudy = "partly_cloudy", overcast, rain, storm, snow, fog
+}
+
+/// One gas supply carried on a dive (§6.3).
+public struct Cylinder: Sendable, Hashable {
+    /// Water capacity, litres.
+    public var volume: Double?
+    /// Bar.
+    public var startPressure: Double?
+    /// Bar.
+    public var endPressure: Double?
+    /// Oxygen, percent. `nil` means not recorded, not 21.
+    public var oxygen: Double?
+    /// Helium, percent.
+    public var helium: Double?
+    /// Bar.
+    public var ppo2Limit: Double?
+    /// The label pressure channels and gas switches use for this cylinder.
+    public var gasNumber: Int?
+    public var role: CylinderRole?
+    public var gearUUID: String?
+    /// The name the source gave the gas, when it named one (e.g. a UDDF mix name).
+    public var gasName: String?
+
+    public init() {}
+
+    /// A diver's name for the gas: `Air`, `EAN32`, `Tx18/45`, `O2`; `nil` when no oxygen
+    /// fraction was recorded.
+    public var gasLabel: String? {
+        guard let o2 = oxygen else { return nil }
+        let he = helium ?? 0
+        func n(_ v: Double) -> String {
+            v == v.rounded() ? String(Int(v)) : String(v)
+        }
+        if he > 0 { return "Tx\(n(o2))/\(n(he))" }
+        if o2 == 21 { return "Air" }
+        if o2 == 100 { return "O2" }
+        return "EAN\(n(o2))"
+    }
+}
+
+public enum CylinderRole: String, Sendable, Hashable { case bottom, deco, diluent, oxygen }
+
+/// A species seen on a dive.
+public struct Sighting: Sendable, Hashable {
+    public var speciesUUID: String
+    public var count: Int?
+    public var notes: String?
+    public init(speciesUUID: String, count: Int? = nil) { self.speciesUUID = speciesUUID; self.count = count }
+}
+
+/// A person on a dive, and in what role.
+public struct PersonReference: Sendable, Hashable {
+    public var personUUID: String
+    public var role: PersonRole?
+    public init(personUUID: String, role: PersonRole? = nil) { self.personUUID = personUUID; self.role = role }
+}
+
+public enum PersonRole: String, Sendable, Hashable { case buddy, guide, instructor, student, companion }

@@ -1,0 +1,139 @@
+/// One device's record of one dive (§6.4a).
+public struct Recording: Sendable, Hashable {
+    public var device: Device?
+    public var mode: RecordingMode?
+    public var decoModel: DecoModel?
+    /// When this device's record started, where the source states one for it.
+    public var startedAt: DiveDateTime?
+    /// Bar.
+    public var surfacePressure: Double?
+    public var profile: Profile?
+
+    public init(device: Device? = nil, profile: Profile? = nil) { self.device = device; self.profile = profile }
+
+    /// True when the recording carries anything at all.
+    public var hasContent: Bool { device != nil || profile != nil || surfacePressure != nil || decoModel != nil || mode != nil }
+}
+
+/// How a computer ran.
+public enum RecordingMode: String, Sendable, Hashable {
+    case openCircuit = "open_circuit", closedCircuit = "closed_circuit", semiClosed = "semi_closed"
+    case gauge, freedive
+}
+
+/// The hardware that recorded a dive (§6.4b).
+public struct Device: Sendable, Hashable {
+    public var brand: String?
+    public var model: String?
+    public var serial: String?
+    public var firmware: String?
+    public var name: String?
+    /// The device's own dive counter (not the diver's dive number).
+    public var diveNumber: Int?
+    public init() {}
+    /// True when no member is recorded.
+    public var isEmpty: Bool { brand == nil && model == nil && serial == nil && firmware == nil && name == nil && diveNumber == nil }
+    /// `brand model` or whichever of name/model/brand is known.
+    public var displayName: String? {
+        if let model { return brand.map { model.hasPrefix($0) ? model : "\($0) \(model)" } ?? model }
+        return name ?? brand
+    }
+}
+
+/// The decompression model a device ran (§6.4c).
+public struct DecoModel: Sendable, Hashable {
+    public var algorithm: String?
+    public var name: String?
+    /// Whole percent.
+    public var gfLow: Int?
+    /// Whole percent.
+    public var gfHigh: Int?
+    public init() {}
+}
+
+/// A recording's samples: columnar channels on one time axis in milliseconds from the start
+/// of the dive. Each channel carries only the instants that actually had a reading for it,
+/// so channels are never padded to one another's length (§6.5).
+///
+/// Values are integer-scaled as in DiveJSON: depth and ceiling in centimetres, temperature
+/// in hundredths of a °C, pressures in tenths of a bar, ppO₂ in hundredths of a bar, CNS in
+/// tenths of a percent, NDL and TTS in seconds, gradient factors in whole percent.
+public struct Profile: Sendable, Hashable {
+    /// Milliseconds; at least the last sample time of any channel.
+    public var duration: Int = 0
+    public var depth: Series?
+    public var ceiling: Series?
+    public var temperature: Series?
+    /// One per cylinder with pressure telemetry, keyed by the cylinder's `gasNumber`.
+    public var pressures: [PressureSeries] = []
+    public var ndl: Series?
+    public var tts: Series?
+    public var ppo2: Series?
+    public var cns: Series?
+    public var gradientFactor: Series?
+    public var surfaceGradientFactor: Series?
+    public var events: [Event] = []
+
+    public init() {}
+
+    /// Number of distinct sample instants over all channels.
+    public var sampleCount: Int {
+        var all = Set<Int>()
+        for s in allSeries { all.formUnion(s.times) }
+        return all.count
+    }
+
+    /// Every channel present, in a fixed order.
+    public var allSeries: [Series] {
+        [depth, ceiling, temperature, ndl, tts, ppo2, cns, gradientFactor, surfaceGradientFactor].compactMap { $0 }
+            + pressures.map(\.series)
+    }
+
+    /// True when no channel and no event is present.
+    public var isEmpty: Bool { allSeries.isEmpty && events.isEmpty }
+}
+
+/// A channel: parallel arrays of sample times (ms) and integer-scaled values.
+public struct Series: Sendable, Hashable {
+    public var times: [Int]
+    public var values: [Int]
+    public init(times: [Int] = [], values: [Int] = []) { self.times = times; self.values = values }
+    public var count: Int { times.count }
+    public var isEmpty: Bool { times.isEmpty }
+    /// Appends a reading.
+    public mutating func append(_ time: Int, _ value: Int) { times.append(time); values.append(value) }
+    /// The largest value, if any.
+    public var maxValue: Int? { values.max() }
+    /// The smallest value, if any.
+    public var minValue: Int? { values.min() }
+}
+
+/// A pressure channel for one cylinder.
+public struct PressureSeries: Sendable, Hashable {
+    /// The cylinder's `gasNumber`.
+    public var gasNumber: Int
+    public var series: Series
+    public init(gasNumber: Int, series: Series = Series()) { self.gasNumber = gasNumber; self.series = series }
+}
+
+/// Something that happened at an instant of the dive (§6.6).
+public struct Event: Sendable, Hashable {
+    /// Milliseconds from the start of the dive.
+    public var time: Int
+    public var type: EventType?
+    /// For a gas switch, the cylinder switched to.
+    public var gasNumber: Int?
+    /// Free text; required when there is no `type`.
+    public var label: String?
+    public init(time: Int, type: EventType? = nil, gasNumber: Int? = nil, label: String? = nil) {
+        self.time = time; self.type = type; self.gasNumber = gasNumber; self.label = label
+    }
+}
+
+public enum EventType: String, Sendable, Hashable, CaseIterable {
+    case gasSwitch = "gas_switch", deepStop = "deep_stop", safetyStop = "safety_stop", bookmark
+    case ascentRate = "ascent_rate", safetyStopMandatory = "safety_stop_mandatory"
+    case safetyStopViolation = "safety_stop_violation", deepStopViolation = "deep_stop_violation"
+    case ceilingViolation = "ceiling_violation", ndlReached = "ndl_reached", ppo2High = "ppo2_high"
+    case pressureLow = "pressure_low", depthAlarm = "depth_alarm"
+}

@@ -1,0 +1,239 @@
+import DiveCSV
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `convert` runs.
+public struct ConvertOptions: Sendable {
+    /// The output format.
+    public var to: FileFormat
+    /// Force the input format instead of sniffing it.
+    public var from: FileFormat?
+    /// A file, `-` or `nil` for standard output, or a directory (an existing one, or a path
+    /// ending in `/`) for one output per input.
+    public var output: String?
+    public var units: UnitSystem
+
+    public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric) {
+        self.to = to; self.from = from; self.output = output; self.units = units
+    }
+}
+
+/// What happened to one input.
+public struct InputReport: Sendable {
+    /// The input as the user named it.
+    public var path: String
+    public var format: FileFormat?
+    public var dives = 0
+    public var findings: [Finding] = []
+    /// The fatal error that stopped this input, if any.
+    public var error: DiveError?
+    /// Where its dives were written.
+    public var output: String?
+
+    public init(path: String) { self.path = path }
+}
+
+/// What `convert` did, input by input.
+public struct ConversionReport: Sendable {
+    public var inputs: [InputReport] = []
+    /// Files written (not standard output).
+    public var outputs: [String] = []
+    /// True when any input failed.
+    public var failed: Bool { inputs.contains { $0.error != nil } }
+}
+
+/// Converts `inputs` as `options` says, writing each output through a temporary file that
+/// is renamed into place only when everything that goes into it was read without error.
+///
+/// - Parameter standardOutput: where `-o -` (or no `-o`) writes.
+public func convert(inputs: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
+    var report = ConversionReport()
+    let directoryMode = options.output.map { $0.hasSuffix("/") || ($0 != "-" && isDirectory($0)) } ?? false
+    if directoryMode, let dir = options.output, !isDirectory(dir) {
+        if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+            var r = InputReport(path: dir)
+            r.error = DiveError("io.create", "cannot create the output directory: \(String(cString: strerror(errno)))", at: SourceLocation(file: dir))
+            report.inputs.append(r)
+            return report
+        }
+    }
+    if directoryMode {
+        var used: [String: String] = [:]
+        for input in inputs {
+            var r = InputReport(path: input)
+            let name = outputName(for: input, format: options.to)
+            let destination = joinPath(options.output!, name)
+            if let other = used[destination] {
+                r.error = DiveError("convert.output-collision", "its output \(destination) would overwrite the one written for \(other); convert them into separate directories", at: SourceLocation(file: input))
+                report.inputs.append(r)
+                continue
+            }
+            used[destination] = input
+            do {
+                let output = try OutputBuilder(format: options.to, units: options.units, destination: destination)
+                read(input, options: options, into: output, report: &r)
+                if r.error == nil {
+                    try output.commit(standardOutput: standardOutput)
+                    r.output = destination
+                    report.outputs.append(destination)
+                }
+            } catch let e as DiveError {
+                r.error = e
+            } catch {
+                r.error = DiveError("io.write", "\(error)", at: SourceLocation(file: destination))
+            }
+            report.inputs.append(r)
+        }
+        return report
+    }
+    let destination = options.output == "-" ? nil : options.output
+    do {
+        let output = try OutputBuilder(format: options.to, units: options.units, destination: destination)
+        for input in inputs {
+            var r = InputReport(path: input)
+            read(input, options: options, into: output, report: &r)
+            r.output = destination ?? "-"
+            report.inputs.append(r)
+            if r.error != nil { return report }
+        }
+        try output.commit(standardOutput: standardOutput)
+        if let destination { report.outputs.append(destination) }
+    } catch let e as DiveError {
+        var r = InputReport(path: destination ?? "-")
+        r.error = e
+        report.inputs.append(r)
+    } catch {
+        var r = InputReport(path: destination ?? "-")
+        r.error = DiveError("io.write", "\(error)", at: SourceLocation(file: destination ?? "-"))
+        report.inputs.append(r)
+    }
+    return report
+}
+
+/// Reads one input into `output`, recording what happened in `report`.
+private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport) {
+    do {
+        try withInputFile(input) { path in
+            let format = try options.from ?? detectFormat(path: path, displayName: input)
+            report.format = format
+            let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input)
+            while let dive = try reader.next() {
+                try output.write(dive, header: reader.header)
+                report.dives += 1
+                report.findings += reader.takeFindings()
+            }
+            report.findings += reader.takeFindings()
+        }
+    } catch let e as DiveError {
+        report.error = e
+    } catch {
+        report.error = DiveError("io.read", "\(error)", at: SourceLocation(file: input))
+    }
+}
+
+/// The format of the file at `path`, from its bytes.
+public func detectFormat(path: String, displayName: String? = nil) throws -> FileFormat {
+    let name = displayName ?? path
+    switch try Sniffer.sniff(path: path) {
+    case .format(let f): return f
+    case .otherXML(let root):
+        throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
+    case .unknown:
+        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF; use --from to name the format)", at: SourceLocation(file: name, line: 1))
+    }
+}
+
+/// Runs `body` with a path to read `input` from; standard input (`-`) is spooled to a
+/// temporary file first so that its format can be sniffed.
+func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T {
+    guard input == "-" else { return try body(input) }
+    let spool = try AtomicFile(destination: nil)
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw DiveError("io.read", "cannot read standard input: \(String(cString: strerror(errno)))", at: SourceLocation(file: "<stdin>"))
+        }
+        if n == 0 { break }
+        try buffer.withUnsafeBytes { try spool.sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    }
+    return try body(spool.temporaryPath)
+}
+
+func outputName(for input: String, format: FileFormat) -> String {
+    var base = input == "-" ? "stdin" : String(input.split(separator: "/").last ?? "output")
+    if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
+    let ext: String
+    switch format {
+    case .csv: ext = "csv"
+    case .csvProfile: ext = "profile.csv"
+    case .uddf: ext = "uddf"
+    case .json: ext = "divejson"
+    }
+    return "\(base).\(ext)"
+}
+
+func joinPath(_ dir: String, _ name: String) -> String {
+    dir.hasSuffix("/") ? dir + name : dir + "/" + name
+}
+
+/// One output being built: the writer for its format and the temporary file(s) behind it.
+final class OutputBuilder {
+    private let format: FileFormat
+    private let destination: String?
+    private let body: AtomicFile
+    private var summary: CSVSummaryWriter?
+    private var profile: CSVProfileWriter?
+    private let units: UnitSystem
+
+    init(format: FileFormat, units: UnitSystem, destination: String?) throws {
+        self.format = format
+        self.destination = destination
+        self.units = units
+        switch format {
+        case .csv:
+            body = try AtomicFile(destination: destination)
+            summary = CSVSummaryWriter(sink: body.sink, units: units)
+        case .csvProfile:
+            body = try AtomicFile(destination: nil)
+            profile = CSVProfileWriter(body: body.sink, units: units)
+        default:
+            throw DiveError("format.unsupported-output", "writing \(format) is not supported yet (supported: \(FileFormat.writable.map(\.rawValue).joined(separator: ", ")))",
+                            at: SourceLocation(file: destination ?? "-"))
+        }
+    }
+
+    func write(_ dive: Dive, header: LogbookHeader) throws {
+        if let summary { try summary.write(dive, header: header) }
+        if let profile { try profile.write(dive, header: header) }
+    }
+
+    /// Finishes the output and moves it into place (or onto standard output).
+    func commit(standardOutput: ByteSink) throws {
+        if let summary {
+            try summary.finish()
+            if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
+            return
+        }
+        guard let profile else { return }
+        try profile.finish()
+        let final = destination.map { _ in try? AtomicFile(destination: destination) } ?? nil
+        let target: ByteSink = final?.sink ?? standardOutput
+        if destination != nil && final == nil {
+            throw DiveError("io.create", "cannot create the output file", at: SourceLocation(file: destination))
+        }
+        try profile.headerRow().withUnsafeBytes { try target.write($0) }
+        if profile.needsPadding {
+            var padder = CSVRowPadder(fields: profile.fieldCount, sink: target)
+            try body.copy(to: target) { try padder.feed($0) }
+            try padder.flush()
+        } else {
+            try body.copy(to: target)
+        }
+        try final?.commit()
+    }
+}

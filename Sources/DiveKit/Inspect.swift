@@ -1,0 +1,83 @@
+/// A short account of one dive-log file.
+public struct InspectSummary: Sendable {
+    public var path: String
+    public var format: FileFormat
+    public var formatVersion: String?
+    public var generator: Generator?
+    public var dives = 0
+    public var firstStart: DiveDateTime?
+    public var lastStart: DiveDateTime?
+    public var deepest: (depth: Double, dive: Int?, start: DiveDateTime?)?
+    public var longest: (seconds: Int, dive: Int?, start: DiveDateTime?)?
+    /// Sample instants over every dive's primary profile.
+    public var samples = 0
+    public var dateless = 0
+    public var findings: [Finding] = []
+
+    /// Findings counted by kind.
+    public var findingsByKind: [FindingKind: Int] {
+        Dictionary(grouping: findings, by: \.kind).mapValues(\.count)
+    }
+}
+
+/// Reads `path` through its streaming reader and summarises it.
+public func inspect(path: String, format forced: FileFormat? = nil) throws -> InspectSummary {
+    try withInputFile(path) { file in
+        let format = try forced ?? detectFormat(path: file, displayName: path)
+        let reader = try openReader(path: file, format: format, displayName: path == "-" ? "<stdin>" : path)
+        var s = InspectSummary(path: path, format: format)
+        while let dive = try reader.next() {
+            s.dives += 1
+            s.findings += reader.takeFindings()
+            if let start = dive.startedAt {
+                if s.firstStart.map({ start.wallClockSeconds < $0.wallClockSeconds }) ?? true { s.firstStart = start }
+                if s.lastStart.map({ start.wallClockSeconds > $0.wallClockSeconds }) ?? true { s.lastStart = start }
+            } else {
+                s.dateless += 1
+            }
+            if let d = dive.maxDepth, d > (s.deepest?.depth ?? -1) { s.deepest = (d, dive.number, dive.startedAt) }
+            if let t = dive.submergedTime, t > (s.longest?.seconds ?? -1) { s.longest = (t, dive.number, dive.startedAt) }
+            s.samples += dive.profile?.sampleCount ?? 0
+        }
+        s.findings += reader.takeFindings()
+        s.formatVersion = reader.header.sourceVersion
+        s.generator = reader.header.sourceGenerator
+        return s
+    }
+}
+
+/// The text `umilog inspect` prints.
+public func renderInspect(_ s: InspectSummary) -> String {
+    func when(_ t: DiveDateTime?) -> String { t.map { $0.time == nil ? $0.date.description : "\($0.date) \($0.time!.description.prefix(5))" } ?? "?" }
+    func which(_ number: Int?, _ start: DiveDateTime?) -> String {
+        var parts: [String] = []
+        if let number { parts.append("dive \(number)") }
+        if let start { parts.append(when(start)) }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+    }
+    var lines: [String] = []
+    lines.append("file:       \(s.path)")
+    lines.append("format:     \(s.format.rawValue.uppercased())\(s.formatVersion.map { " \($0)" } ?? "")")
+    let generator = s.generator.map { "\($0.name)\($0.version.map { " \($0)" } ?? "")" } ?? "(not stated)"
+    lines.append("generator:  \(generator)")
+    lines.append("dives:      \(s.dives)\(s.dateless > 0 ? " (\(s.dateless) without a start date)" : "")")
+    if let first = s.firstStart, let last = s.lastStart {
+        lines.append("dates:      \(first.date) – \(last.date)")
+    }
+    if let d = s.deepest {
+        lines.append("deepest:    \(CSVNumberText.metres(d.depth)) m\(which(d.dive, d.start))")
+    }
+    if let l = s.longest {
+        lines.append("longest:    \(l.seconds / 60) min \(l.seconds % 60) s\(which(l.dive, l.start))")
+    }
+    lines.append("samples:    \(s.samples)")
+    lines.append("findings:   \(summarizeFindings(s.findings))")
+    return lines.joined(separator: "\n")
+}
+
+enum CSVNumberText {
+    static func metres(_ v: Double) -> String {
+        let r = (v * 100).rounded(.toNearestOrAwayFromZero) / 100
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

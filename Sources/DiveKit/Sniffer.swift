@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the first bytes of a file say it is.
+public enum SniffResult: Sendable, Hashable {
+    /// A dive-log format umilog knows.
+    case format(FileFormat)
+    /// XML whose root element is not one umilog reads (the root's name).
+    case otherXML(root: String)
+    /// Not a dive log umilog recognises.
+    case unknown
+}
+
+/// Decides a file's format from its bytes, never from its name.
+public enum Sniffer {
+    /// Sniffs the first 64 KiB of `bytes`.
+    public static func sniff(_ bytes: [UInt8]) -> SniffResult {
+        var i = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            // UTF-16: look at every other byte.
+            let ascii = stride(from: 2, to: bytes.count - 1, by: 2).map { bytes.starts(with: [0xFF, 0xFE]) ? bytes[$0] : bytes[$0 + 1] }
+            return sniff(ascii)
+        }
+        func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        skipSpace()
+        guard i < bytes.count else { return .unknown }
+        if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") { return .format(.json) }
+        if bytes[i] == UInt8(ascii: "<") {
+            // Skip the declaration, processing instructions, comments and a DOCTYPE to the root.
+            while i < bytes.count {
+                skipSpace()
+                guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<") else { break }
+                if bytes[i + 1] == UInt8(ascii: "?") {
+                    guard let end = find([UInt8(ascii: "?"), UInt8(ascii: ">")], in: bytes, from: i) else { return .unknown }
+                    i = end + 2
+                } else if bytes[i + 1] == UInt8(ascii: "!") {
+                    if bytes[i...].starts(with: Array("<!--".utf8)) {
+                        guard let end = find(Array("-->".utf8), in: bytes, from: i) else { return .unknown }
+                        i = end + 3
+                    } else {
+                        guard let end = find([UInt8(ascii: ">")], in: bytes, from: i) else { return .unknown }
+                        i = end + 1
+                    }
+                } else {
+                    var j = i + 1
+                    while j < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[j])) { j += 1 }
+                    var name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+                    if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
+                    if name.lowercased() == "uddf" { return .format(.uddf) }
+                    return name.isEmpty ? .unknown : .otherXML(root: name)
+                }
+            }
+            return .unknown
+        }
+        return looksLikeCSV(bytes[i...]) ? .format(.csv) : .unknown
+    }
+
+    /// Sniffs the file at `path` (reading at most 64 KiB).
+    public static func sniff(path: String) throws -> SniffResult {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+        }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else {
+            throw DiveError("io.read", "cannot read the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+        }
+        return sniff(Array(buffer.prefix(n)))
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0] && hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Text with at least two lines and a delimiter that recurs.
+    static func looksLikeCSV(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.contains(0) { return false }
+        let lines = bytes.split(separator: 0x0A, maxSplits: 5).prefix(4)
+        guard lines.count >= 2 else { return false }
+        for d in [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")] where lines.allSatisfy({ $0.contains(d) }) {
+            return true
+        }
+        return false
+    }
+}

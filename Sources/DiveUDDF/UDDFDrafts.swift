@@ -1,0 +1,155 @@
+import DiveCore
+
+/// A number as the file wrote it, kept with the element path it came from.
+struct Reading {
+    var value: DecimalNumber
+}
+
+/// One `<waypoint>` as read, before it is split into channels.
+struct WaypointDraft {
+    var order: Int
+    var line: Int
+    var time: DecimalNumber?
+    var depth: DecimalNumber?
+    var temperature: DecimalNumber?
+    var ndl: DecimalNumber?
+    var ppo2: DecimalNumber?
+    var cns: DecimalNumber?
+    var gradientFactor: DecimalNumber?
+    var tankPressures: [(ref: String?, value: DecimalNumber)] = []
+    var switchMix: String?
+    var markers: [String] = []
+    /// `<divemode @type>`; an empty string for a `<divemode>` with no type.
+    var divemode: String?
+}
+
+/// One `<tankdata>` as read.
+struct TankDraft {
+    var id: String?
+    var line: Int
+    var links: [String] = []
+    var volume: DecimalNumber?
+    var begin: DecimalNumber?
+    var end: DecimalNumber?
+}
+
+/// One `<dive>` as read, before its references are resolved.
+struct DiveDraft {
+    var id: String?
+    var index: Int
+    var line: Int
+    var datetimeText: String?
+    var year: Int?, month: Int?, day: Int?
+    var hour: Int?, minute: Int?, second: Int?
+    var number: Int?
+    var internalNumber: Int?
+    var links: [String] = []
+    var equipmentLinks: [String] = []
+    var tripRef: String?
+    var altitude: DecimalNumber?
+    var airTemperature: DecimalNumber?
+    var surfacePressure: DecimalNumber?
+    var apparatus: String?
+    var platform: String?
+    var lead: DecimalNumber?
+    var tanks: [TankDraft] = []
+    var waypoints: [WaypointDraft] = []
+    var greatestDepth: DecimalNumber?
+    var averageDepth: DecimalNumber?
+    var duration: DecimalNumber?
+    var lowestTemperature: DecimalNumber?
+    var visibilityText: String?
+    var current: String?
+    var rating: String?
+    var notes: [String] = []
+    /// Non-numeric text met in numeric elements, by element name: (count, first example, line).
+    var badNumbers: [String: (count: Int, example: String, line: Int)] = [:]
+}
+
+/// A `<mix>` from `<gasdefinitions>`.
+struct MixDraft {
+    var id: String
+    var name: String?
+    var o2: DecimalNumber?
+    var he: DecimalNumber?
+    var maximumPO2: DecimalNumber?
+}
+
+/// A `<buehlmann>` model.
+struct DecoDraft {
+    var id: String
+    var gfLow: DecimalNumber?
+    var gfHigh: DecimalNumber?
+}
+
+/// A `<site>` as read.
+struct SiteDraft {
+    var id: String?
+    var index: Int
+    var line: Int
+    var name: String?
+    var aliases: [String] = []
+    var location: String?
+    var latitude: DecimalNumber?
+    var longitude: DecimalNumber?
+    var altitude: DecimalNumber?
+    var minimumDepth: DecimalNumber?
+    var maximumDepth: DecimalNumber?
+    var notes: [String] = []
+}
+
+/// A `<buddy>` or the `<owner>`.
+struct PersonDraft {
+    var id: String?
+    var index: Int
+    var line: Int
+    var first: String?
+    var middle: String?
+    var last: String?
+    var email: String?
+    var phone: String?
+    var mobile: String?
+    var bornOn: String?
+    var notes: [String] = []
+    var student = false
+
+    var fullName: String? {
+        let parts = [first, middle, last].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+}
+
+/// A piece of `<equipment>`.
+struct GearDraft {
+    var tag: Tag
+    var id: String?
+    var index: Int
+    var line: Int
+    var name: String?
+    var brand: String?
+    var model: String?
+    var serial: String?
+    var volume: DecimalNumber?
+    var material: String?
+    var suitType: String?
+    var notes: [String] = []
+}
+
+/// A `<trip>` and its parts.
+struct TripDraft {
+    var id: String?
+    var index: Int
+    var line: Int
+    var name: String?
+    var parts: [TripPartDraft] = []
+    var notes: [String] = []
+}
+
+struct TripPartDraft {
+    var name: String?
+    var location: String?
+    var latitude: DecimalNumber?
+    var longitude: DecimalNumber?
+    var startDate: String?
+    var endDate: String?
+}

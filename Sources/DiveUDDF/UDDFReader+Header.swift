@@ -1,0 +1,191 @@
+import DiveCore
+
+extension UDDFState {
+    func identity(_ kind: String, _ id: String?, index: Int) -> String {
+        if let id, !id.isEmpty {
+            return Identity.uuid(kind: kind, sourceID: id, namespace: Identity.uddfNamespace)
+        }
+        return Identity.uuid5(namespace: Identity.uddfNamespace, name: "\(kind):#\(index)")
+    }
+
+    /// A latitude/longitude pair, when both are present, in range, and not Null Island.
+    func position(_ lat: DecimalNumber?, _ lon: DecimalNumber?, path: String, line: Int) -> Position? {
+        guard let lat, let lon else {
+            if (lat == nil) != (lon == nil) {
+                report(.dropped, "uddf.half-position", "only one of latitude and longitude is recorded; half a position is no position", path: path, line: line)
+            }
+            return nil
+        }
+        if lat.isZero && lon.isZero {
+            report(.dropped, "uddf.null-island", "latitude and longitude are both exactly 0, a writer's placeholder for no position; not carried", path: path, line: line)
+            return nil
+        }
+        let la = lat.doubleValue, lo = lon.doubleValue
+        guard (-90...90).contains(la), (-180...180).contains(lo) else {
+            report(.dropped, "uddf.position-out-of-range", "latitude \(lat) / longitude \(lon) is not a place on Earth; not carried", path: path, line: line)
+            return nil
+        }
+        return Position(latitude: la, longitude: lo)
+    }
+
+    func finishSite(_ d: SiteDraft) {
+        let path = "site/\(d.index)"
+        guard let name = d.name else {
+            if let id = d.id { droppedIDs.insert(id) }
+            report(.dropped, "uddf.site-without-name", "a dive site has no name, which a site requires; it and every dive's link to it are not carried", path: path, line: d.line)
+            return
+        }
+        var s = Site(uuid: identity("site", d.id, index: d.index), name: name)
+        var seen: Set<String> = [name.lowercased()]
+        for alias in d.aliases where seen.insert(alias.lowercased()).inserted {
+            s.otherNames.append(alias)
+        }
+        if let location = d.location { s.location = Location(name: location) }
+        s.position = position(d.latitude, d.longitude, path: path, line: d.line)
+        if let alt = d.altitude {
+            if let m = alt.roundedInteger(), (-450...6500).contains(m) { s.altitude = m } else {
+                report(.dropped, "uddf.altitude-out-of-range", "altitude \(alt) m is outside -450 to 6500 m; not carried", path: path, line: d.line)
+            }
+        }
+        var from = d.minimumDepth, to = d.maximumDepth
+        if let f = from, f.isNegative {
+            report(.dropped, "uddf.site-depth-negative", "minimum depth \(f) m is above the surface; not carried", path: path, line: d.line)
+            from = nil
+        }
+        if let t = to, t.isNegative {
+            report(.dropped, "uddf.site-depth-negative", "maximum depth \(t) m is above the surface; not carried", path: path, line: d.line)
+            to = nil
+        }
+        if let f = from, let t = to, t < f {
+            report(.dropped, "uddf.site-depths-reversed", "minimum depth \(f) m is deeper than maximum depth \(t) m; neither is carried", path: path, line: d.line)
+            from = nil; to = nil
+        }
+        s.depthFrom = from?.doubleValue
+        s.depthTo = to?.doubleValue
+        if !d.notes.isEmpty { s.notes = d.notes.joined(separator: "\n\n") }
+        if let id = d.id { siteUUIDs[id] = s.uuid }
+        header.sites.append(s)
+    }
+
+    func finishBuddy(_ d: PersonDraft) {
+        let path = "buddy/\(d.index)"
+        guard let name = d.fullName else {
+            if let id = d.id { droppedIDs.insert(id) }
+            report(.dropped, "uddf.buddy-without-name", "a buddy has no name, which a person requires; it and every dive's link to it are not carried", path: path, line: d.line)
+            return
+        }
+        var p = Person(uuid: identity("person", d.id, index: d.index), name: name)
+        p.email = validEmail(d.email, path: path, line: d.line)
+        p.phone = d.phone ?? d.mobile
+        if !d.notes.isEmpty { p.notes = d.notes.joined(separator: "\n\n") }
+        if let id = d.id {
+            personUUIDs[id] = p.uuid
+            if d.student { studentIDs.insert(id) }
+        }
+        header.people.append(p)
+    }
+
+    func finishOwner(_ d: PersonDraft) {
+        var diver = Diver(name: d.fullName)
+        diver.email = validEmail(d.email, path: "owner", line: d.line)
+        diver.phone = d.phone ?? d.mobile
+        if let born = d.bornOn {
+            if let (dt, _) = DiveDateTime.parse(born) { diver.bornOn = dt.date } else {
+                report(.dropped, "uddf.birthdate-invalid", "birth date \"\(born)\" is not a date; not carried", path: "owner", line: d.line)
+            }
+        }
+        guard diver.name != nil || diver.email != nil || diver.phone != nil || diver.bornOn != nil else { return }
+        diver.uuid = identity("diver", d.id, index: 0)
+        header.diver = diver
+    }
+
+    func validEmail(_ text: String?, path: String, line: Int) -> String? {
+        guard let text else { return nil }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !text.contains(" "), text.count <= 255 { return text }
+        report(.dropped, "uddf.email-invalid", "\"\(text)\" is not an email address; not carried", path: path, line: line)
+        return nil
+    }
+
+    func finishGear(_ d: GearDraft) {
+        let path = "equipment/\(d.index)"
+        if d.tag == .divecomputer, let id = d.id {
+            var device = Device()
+            device.brand = d.brand
+            device.model = d.model
+            device.serial = d.serial
+            device.name = d.name
+            computers[id] = device
+        }
+        if let id = d.id, let v = d.volume, let litres = cylinderVolume(v, path: path, line: d.line) {
+            gearVolumes[id] = litres
+        }
+        guard let name = d.name else {
+            if let id = d.id { droppedIDs.insert(id) }
+            report(.dropped, "uddf.gear-without-name", "a piece of equipment (<\(d.tag)>) has no name, which a gear item requires; not carried", path: path, line: d.line)
+            return
+        }
+        var g = GearItem(uuid: identity("gear", d.id, index: d.index), name: name, type: gearType(d))
+        g.brand = d.brand
+        g.serial = d.serial
+        if d.tag == .tank {
+            g.volume = d.id.flatMap { gearVolumes[$0] }?.doubleValue
+            g.material = d.material.flatMap { CylinderMaterial(rawValue: $0.lowercased()) }
+        }
+        if !d.notes.isEmpty { g.notes = d.notes.joined(separator: "\n\n") }
+        if let id = d.id { gearUUIDs[id] = g.uuid }
+        header.gear.append(g)
+    }
+
+    private func gearType(_ d: GearDraft) -> GearType {
+        switch d.tag {
+        case .mask: return .mask
+        case .fins: return .fins
+        case .gloves: return .gloves
+        case .boots: return .boots
+        case .compass: return .compass
+        case .knife: return .knife
+        case .light: return .light
+        case .camera, .videocamera: return .camera
+        case .regulator: return .regulator
+        case .rebreather: return .rebreather
+        case .scooter: return .scooter
+        case .buoyancycontroldevice: return .bcd
+        case .divecomputer: return .computer
+        case .tank: return .cylinder
+        case .suit: return d.suitType?.lowercased().contains("dry") == true ? .drysuit : .wetsuit
+        default: return .other
+        }
+    }
+
+    func finishTrip(_ d: TripDraft) {
+        let path = "trip/\(d.index)"
+        guard let name = d.name else {
+            if let id = d.id { droppedIDs.insert(id) }
+            report(.dropped, "uddf.trip-without-name", "a trip has no name, which a trip requires; it and every dive's membership in it are not carried", path: path, line: d.line)
+            return
+        }
+        var t = Trip(uuid: identity("trip", d.id, index: d.index), name: name)
+        for part in d.parts {
+            var p = TripPart()
+            p.startsOn = part.startDate.flatMap { DiveDateTime.parse($0)?.0.date }
+            p.endsOn = part.endDate.flatMap { DiveDateTime.parse($0)?.0.date }
+            if let place = part.location ?? part.name {
+                p.location = Location(name: place, position: position(part.latitude, part.longitude, path: path, line: d.line))
+            }
+            if p.startsOn != nil || p.endsOn != nil || p.location != nil { t.parts.append(p) }
+        }
+        if !d.notes.isEmpty { t.notes = d.notes.joined(separator: "\n\n") }
+        if let id = d.id { tripUUIDs[id] = t.uuid }
+        header.trips.append(t)
+    }
+
+    /// `<tankvolume>` in litres: below 1 it is the documented m³; at 1 or above a writer
+    /// (Subsurface before 2025-09-30) already wrote litres.
+    func cylinderVolume(_ v: DecimalNumber, path: String, line: Int) -> DecimalNumber? {
+        guard !v.isZero, !v.isNegative else { return nil }
+        if v < DecimalNumber(1) { return v.shifted(by: 3) }
+        report(.resolved, "uddf.tankvolume-litres", "tank volume \(v) is 1 or more, which as cubic metres would be a cylinder of \(v.shifted(by: 3)) litres; read as litres", path: path, line: line)
+        return v
+    }
+}

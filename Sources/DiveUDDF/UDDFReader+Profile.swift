@@ -1,0 +1,228 @@
+import DiveCore
+
+extension UDDFState {
+    /// Splits the dive's waypoints into channels on one millisecond axis, ordered by their
+    /// own `<divetime>`, and ties pressure channels and gas switches to cylinders.
+    func readProfile(_ d: DiveDraft, cylinders: inout [CylinderDraft], recording: inout Recording, path: String) -> Profile? {
+        guard !d.waypoints.isEmpty else { return nil }
+        var timed: [(ms: Int, w: WaypointDraft)] = []
+        timed.reserveCapacity(d.waypoints.count)
+        var timeless = 0
+        var negative = 0
+        for w in d.waypoints {
+            guard let t = w.time, let ms = t.scaledInteger(3) else { timeless += 1; continue }
+            guard ms >= 0 else { negative += 1; continue }
+            timed.append((ms, w))
+        }
+        if timeless > 0 {
+            report(.dropped, "uddf.waypoint-without-time", "\(timeless) waypoint\(timeless == 1 ? " has" : "s have") no <divetime>, so nothing can place \(timeless == 1 ? "its readings" : "their readings"); not carried", path: path, line: d.line)
+        }
+        if negative > 0 {
+            report(.dropped, "uddf.waypoint-negative-time", "\(negative) waypoint\(negative == 1 ? "" : "s") carry a negative <divetime>; not carried", path: path, line: d.line)
+        }
+        var sorted = true
+        for i in timed.indices.dropFirst() where timed[i].ms < timed[i - 1].ms { sorted = false; break }
+        if !sorted {
+            timed.sort { $0.ms != $1.ms ? $0.ms < $1.ms : $0.w.order < $1.w.order }
+            report(.resolved, "uddf.waypoints-out-of-order", "waypoints are not in time order; ordered by their own <divetime>", path: path, line: d.line)
+        }
+
+        var profile = Profile()
+        var depth = ChannelBuilder(), temperature = ChannelBuilder(), ndl = ChannelBuilder()
+        var ppo2 = ChannelBuilder(), cns = ChannelBuilder(), gf = ChannelBuilder()
+        var pressures: [Int: ChannelBuilder] = [:]
+        var pressureDrops = 0
+        var undefinedTanks: [String] = []
+        var celsiusTemps = 0, barPressures = 0, pascalPPO2 = 0, negativeReadout = 0
+        var modeStated: String?
+        var modeChanged = false
+        var unknownMode: String?
+        var switchWithoutCylinder: Set<String> = []
+
+        // Cylinder lookup by the ids a tankpressure/switchmix may name.
+        func cylindersNamed(_ ref: String) -> [Int] {
+            if let i = cylinders.firstIndex(where: { $0.id == ref }) { return [i] }
+            return cylinders.indices.filter { cylinders[$0].mix == ref }
+        }
+
+        for (ms, w) in timed {
+            if let v = w.depth, let cm = v.scaledInteger(2) { depth.add(ms, cm) }
+            if let v = w.temperature {
+                if v < DecimalNumber(100) {
+                    celsiusTemps += 1
+                    if let c = v.scaledInteger(2) { temperature.add(ms, c) }
+                } else if let c = v.scaledInteger(2) {
+                    temperature.add(ms, c - 27315)
+                }
+            }
+            if let v = w.ndl, let s = v.roundedInteger() {
+                if s < 0 { negativeReadout += 1 } else { ndl.add(ms, s) }
+            }
+            if let v = w.ppo2 {
+                let hundredths: Int?
+                if v <= DecimalNumber(10) { hundredths = v.scaledInteger(2) } else { pascalPPO2 += 1; hundredths = v.scaledInteger(-3) }
+                if let h = hundredths { if h < 0 { negativeReadout += 1 } else { ppo2.add(ms, h) } }
+            }
+            if let v = w.cns, let tenths = v.scaledInteger(1) {
+                if tenths < 0 { negativeReadout += 1 } else { cns.add(ms, tenths) }
+            }
+            if let v = w.gradientFactor, let p = isShearwaterCloud ? v.roundedInteger() : v.scaledInteger(2) {
+                if p < 0 { negativeReadout += 1 } else { gf.add(ms, p) }
+            }
+            if !w.tankPressures.isEmpty {
+                var taken: [String: Int] = [:]
+                for (ref, value) in w.tankPressures {
+                    var index: Int?
+                    if let ref, !ref.isEmpty {
+                        let candidates = cylindersNamed(ref)
+                        let k = taken[ref, default: 0]
+                        taken[ref] = k + 1
+                        if k < candidates.count {
+                            index = candidates[k]
+                        } else if candidates.isEmpty {
+                            // Evidence of a tank is evidence of a tank: telemetry under an id
+                            // nothing defines becomes a cylinder carrying only its pressures.
+                            var c = CylinderDraft(cylinder: Cylinder(), id: ref, mix: nil)
+                            c.cylinder.gasName = nil
+                            cylinders.append(c)
+                            undefinedTanks.append(ref)
+                            index = cylinders.count - 1
+                        }
+                    } else if cylinders.count == 1 {
+                        index = 0
+                    }
+                    guard let index else { pressureDrops += 1; continue }
+                    let tenths: Int?
+                    if value.isZero || DecimalNumber(1000) <= value { tenths = value.scaledInteger(-4) } else { barPressures += 1; tenths = value.scaledInteger(1) }
+                    if let tenths, tenths >= 0 { pressures[index, default: ChannelBuilder()].add(ms, tenths) } else { pressureDrops += 1 }
+                }
+            }
+            if let ref = w.switchMix {
+                let target = ref.isEmpty ? [] : cylindersNamed(ref)
+                if target.isEmpty { switchWithoutCylinder.insert(ref) }
+                profile.events.append(Event(time: ms, type: .gasSwitch, gasNumber: target.first))
+            }
+            for marker in w.markers {
+                switch marker {
+                case "deep_stop": profile.events.append(Event(time: ms, type: .deepStop))
+                case "safety_stop": profile.events.append(Event(time: ms, type: .safetyStop))
+                case "bookmark": profile.events.append(Event(time: ms, type: .bookmark))
+                default: profile.events.append(Event(time: ms, label: marker))
+                }
+            }
+            if let mode = w.divemode {
+                if modeStated == nil {
+                    modeStated = mode
+                    switch mode.lowercased() {
+                    case "opencircuit": recording.mode = .openCircuit
+                    case "closedcircuit": recording.mode = .closedCircuit
+                    case "semiclosedcircuit": recording.mode = .semiClosed
+                    case "apnoe", "apnea": recording.mode = .freedive
+                    default: unknownMode = mode
+                    }
+                } else if mode != modeStated {
+                    modeChanged = true
+                }
+            }
+        }
+
+        if let mode = unknownMode {
+            report(.dropped, "uddf.divemode-unknown", mode.isEmpty ? "a <divemode> states no type; the recording's mode is left unknown" : "dive mode \"\(mode)\" is not a UDDF mode; the recording's mode is left unknown", path: path, line: d.line)
+        }
+        if modeChanged {
+            report(.dropped, "uddf.divemode-change", "the dive mode changes during the dive; only the first mode is carried", path: path, line: d.line)
+        }
+        if celsiusTemps > 0 {
+            report(.resolved, "uddf.temperature-celsius", "\(celsiusTemps) sample temperature\(celsiusTemps == 1 ? " is" : "s are") below 100, so not Kelvin; read as °C", path: path, line: d.line)
+        }
+        if barPressures > 0 {
+            report(.resolved, "uddf.pressure-bar", "\(barPressures) tank pressure\(barPressures == 1 ? " is" : "s are") too small to be Pascal; read as bar", path: path, line: d.line)
+        }
+        if pascalPPO2 > 0 {
+            report(.resolved, "uddf.ppo2-pascal", "\(pascalPPO2) calculated ppO2 value\(pascalPPO2 == 1 ? " is" : "s are") above 10, so Pascal rather than bar; read as Pascal", path: path, line: d.line)
+        }
+        if negativeReadout > 0 {
+            report(.dropped, "uddf.readout-negative", "\(negativeReadout) negative decompression readout\(negativeReadout == 1 ? " is" : "s are") a device's marker for no figure; not carried", path: path, line: d.line)
+        }
+        if isShearwaterCloud && !gf.series.isEmpty && recording.decoModel?.gfLow == nil {
+            report(.resolved, "uddf.gf-whole-percent", "the generator writes gradient factors in whole percent, not as fractions; read as percent", path: path, line: d.line)
+        }
+        if pressureDrops > 0 {
+            report(.dropped, "uddf.tankpressure-unassigned", "\(pressureDrops) tank pressure reading\(pressureDrops == 1 ? "" : "s") could not be tied to one cylinder; not carried", path: path, line: d.line)
+        }
+        for ref in undefinedTanks {
+            report(.resolved, "uddf.tankpressure-undefined-tank", "tank pressures name \"\(ref)\", which no tank or gas defines; carried as a cylinder of its own holding only those pressures", path: path, line: d.line)
+        }
+        for ref in switchWithoutCylinder.sorted() {
+            let gas = mixes[ref].map { m in m.name.map { " (\($0))" } ?? "" } ?? ""
+            report(.dropped, "uddf.switchmix-no-cylinder", "a gas switch names mix \"\(ref)\"\(gas), which no tank carries; the switch is kept without its gas", path: path, line: d.line)
+        }
+        let collisions = [depth, temperature, ndl, ppo2, cns, gf].reduce(0) { $0 + $1.collisions } + pressures.values.reduce(0) { $0 + $1.collisions }
+        if collisions > 0 {
+            report(.dropped, "uddf.sample-time-collision", "\(collisions) reading\(collisions == 1 ? "" : "s") fall on a millisecond another reading of the same channel already holds; the first is kept", path: path, line: d.line)
+        }
+
+        var depthSeries = depth.series
+        let removed = removePlaceholderZeros(&depthSeries)
+        if removed > 0 {
+            report(.resolved, "uddf.depth-zero-placeholder", "\(removed) sample\(removed == 1 ? "" : "s") read 0 m between two deep neighbours, a surfacing no diver can make in that time: the writer's marker for a waypoint with no depth; read as no depth reading", path: path, line: d.line)
+        }
+        profile.depth = depthSeries.isEmpty ? nil : depthSeries
+        profile.temperature = temperature.series.isEmpty ? nil : temperature.series
+        profile.ndl = ndl.series.isEmpty ? nil : ndl.series
+        profile.ppo2 = ppo2.series.isEmpty ? nil : ppo2.series
+        profile.cns = cns.series.isEmpty ? nil : cns.series
+        profile.gradientFactor = gf.series.isEmpty ? nil : gf.series
+        for index in pressures.keys.sorted() {
+            cylinders[index].cylinder.gasNumber = index
+            profile.pressures.append(PressureSeries(gasNumber: index, series: pressures[index]!.series))
+        }
+        for i in profile.events.indices where profile.events[i].type == .gasSwitch {
+            if let g = profile.events[i].gasNumber { cylinders[g].cylinder.gasNumber = g }
+        }
+        profile.duration = profile.allSeries.compactMap(\.times.last).max() ?? 0
+        if profile.allSeries.isEmpty {
+            report(.dropped, "uddf.samples-unusable", "the dive's samples carry no usable reading; no profile is carried", path: path, line: d.line)
+            return nil
+        }
+        return profile
+    }
+
+    /// Removes interior zero depths whose neighbours are both at least 3 m deep and which
+    /// would need a vertical speed above 1 m/s to reach (divelogs.de writes a waypoint that
+    /// has no depth as depth 0). A real surfacing from depth takes minutes, not seconds.
+    func removePlaceholderZeros(_ s: inout Series) -> Int {
+        guard s.count >= 3 else { return 0 }
+        var keep = [Bool](repeating: true, count: s.count)
+        var removed = 0
+        for i in 1..<(s.count - 1) where s.values[i] == 0 {
+            let before = s.values[i - 1], after = s.values[i + 1]
+            guard before >= 300, after >= 300 else { continue }
+            let dt = max(s.times[i] - s.times[i - 1], s.times[i + 1] - s.times[i])
+            // cm per ms > 0.1 is above 1 m/s.
+            if dt <= 0 || min(before, after) * 10 > dt {
+                keep[i] = false
+                removed += 1
+            }
+        }
+        guard removed > 0 else { return 0 }
+        var out = Series()
+        out.times.reserveCapacity(s.count - removed)
+        out.values.reserveCapacity(s.count - removed)
+        for i in 0..<s.count where keep[i] { out.append(s.times[i], s.values[i]) }
+        s = out
+        return removed
+    }
+}
+
+/// Appends readings to one channel, keeping the first of two readings that land on the
+/// same millisecond.
+struct ChannelBuilder {
+    var series = Series()
+    var collisions = 0
+
+    mutating func add(_ ms: Int, _ value: Int) {
+        if let last = series.times.last, last == ms { collisions += 1; return }
+        series.append(ms, value)
+    }
+}

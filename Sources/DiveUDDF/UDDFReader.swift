@@ -1,0 +1,441 @@
+import DiveCore
+
+/// Streams a UDDF file (2.x to 3.3, with or without its namespace, in any letter case) one
+/// dive at a time over libxml2's SAX2 push parser. It never builds a DOM: memory holds the
+/// logbook header and the dive being read, whatever the file's size.
+///
+/// Values come out in the canonical model's units; writers' habits are read by the rules in
+/// DiveJSON's `docs/uddf-mapping.md`, and every value that cannot be carried, or whose
+/// reading had to be decided, is reported as a ``Finding``.
+public final class UDDFReader: DiveSource {
+    /// The file name used in diagnostics.
+    public let displayName: String
+    private let state: UDDFState
+    private let parser: XMLPushParser
+    private var done = false
+
+    /// Opens the UDDF file at `path` (`-` for standard input).
+    /// - Parameter displayName: the name diagnostics use; defaults to `path`.
+    public init(path: String, displayName: String? = nil) throws {
+        let name = displayName ?? (path == "-" ? "<stdin>" : path)
+        self.displayName = name
+        state = UDDFState(file: name)
+        parser = try XMLPushParser(path: path, displayName: name, handler: state)
+        state.parser = parser
+    }
+
+    /// What the file says outside its dives, as read so far.
+    public var header: LogbookHeader { state.header }
+
+    /// The next dive in document order, or `nil` at the end of the file.
+    public func next() throws -> Dive? {
+        while state.readyHead >= state.ready.count {
+            state.ready.removeAll(keepingCapacity: true)
+            state.readyHead = 0
+            if done { return nil }
+            if try !parser.step() {
+                done = true
+                try state.finishDocument()
+            }
+        }
+        let dive = state.ready[state.readyHead]
+        state.readyHead += 1
+        return dive
+    }
+
+    /// Findings reported since the last call.
+    public func takeFindings() -> [Finding] {
+        defer { state.findings.removeAll(keepingCapacity: true) }
+        return state.findings
+    }
+
+    /// Bytes of input consumed so far.
+    public var bytesRead: Int { parser.bytesRead }
+}
+
+/// The SAX state machine: a stack of open tags, the record being read, and the logbook
+/// header built so far.
+final class UDDFState: XMLEventHandler {
+    let file: String
+    weak var parser: XMLPushParser?
+    var header = LogbookHeader()
+    var findings: [Finding] = []
+    var ready: [Dive] = []
+    var readyHead = 0
+
+    private var tags = TagTable()
+    private var stack: [Tag] = []
+    private var text: [UInt8] = []
+    private var capturing = false
+    private var sawRoot = false
+
+    // Header records.
+    var generatorName: String?
+    var generatorVersion: String?
+    var generatorManufacturerID: String?
+    var mixes: [String: MixDraft] = [:]
+    var decoModels: [String: DecoDraft] = [:]
+    /// Every id defined outside the dives, with the element that defined it.
+    var definedIDs: [String: Tag] = [:]
+    /// Ids of records that were read but could not be carried (a nameless site, say).
+    var droppedIDs: Set<String> = []
+    /// uuid of each carried record by its source id.
+    var siteUUIDs: [String: String] = [:]
+    var personUUIDs: [String: String] = [:]
+    var studentIDs: Set<String> = []
+    var guideBuddy: [String: String] = [:]
+    var gearUUIDs: [String: String] = [:]
+    var gearVolumes: [String: DecimalNumber] = [:]
+    var computers: [String: Device] = [:]
+    var tripUUIDs: [String: String] = [:]
+
+    private var siteIndex = 0, buddyIndex = 0, gearIndex = 0, tripIndex = 0, diveIndex = 0
+    private var site: SiteDraft?
+    private var person: PersonDraft?
+    private var isOwner = false
+    private var gear: GearDraft?
+    private var trip: TripDraft?
+    private var tripPart: TripPartDraft?
+    private var mix: MixDraft?
+    private var deco: DecoDraft?
+    private var guideID: String?
+    var dive: DiveDraft?
+    private var tank: TankDraft?
+    private var waypoint: WaypointDraft?
+    private var pendingTankRef: String??
+    private var inGenerator = false
+
+    init(file: String) { self.file = file }
+
+    var isShearwaterCloud: Bool {
+        generatorName == "Shearwater Cloud Desktop" && generatorManufacturerID == "Shearwater_Research_Inc"
+    }
+
+    var line: Int { parser?.line ?? 0 }
+
+    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int? = nil) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, line: line ?? self.line, path: path)))
+    }
+
+    private func parent(_ n: Int = 1) -> Tag {
+        let i = stack.count - 1 - n
+        return i >= 0 ? stack[i] : .other
+    }
+
+    // MARK: SAX events
+
+    func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+        let tag = tags.tag(localName)
+        stack.append(tag)
+        if !sawRoot {
+            sawRoot = true
+            guard tag == .uddf else {
+                let name = String(cString: localName)
+                parser?.stop(with: DiveError("uddf.not-uddf",
+                    "the file is XML but not UDDF: its root element is <\(name)>, not <uddf>",
+                    at: parser?.location() ?? SourceLocation(file: file)))
+                return
+            }
+            header.sourceFormat = "uddf"
+            header.sourceVersion = attributes.value("version")
+            return
+        }
+        capturing = tag != .other
+        if capturing { text.removeAll(keepingCapacity: true) }
+        if dive != nil { startInDive(tag, attributes); return }
+        if tag != .other || attributes.count > 0, let id = attributes.value("id"), !id.isEmpty, definedIDs[id] == nil {
+            definedIDs[id] = tag
+        }
+        let p = parent()
+        switch tag {
+        case .generator where p == .uddf: inGenerator = true
+        case .manufacturer where p == .generator: generatorManufacturerID = attributes.value("id")
+        case .owner where p == .diver:
+            person = PersonDraft(id: attributes.value("id"), index: 0, line: line)
+            isOwner = true
+        case .buddy where p == .diver:
+            person = PersonDraft(id: attributes.value("id"), index: buddyIndex, line: line)
+            isOwner = false
+            buddyIndex += 1
+        case .student where person != nil: person?.student = true
+        case _ where tag.isGearPiece && p == .equipment && parent(2) == .owner:
+            gear = GearDraft(tag: tag, id: attributes.value("id"), index: gearIndex, line: line)
+            gearIndex += 1
+        case .site where p == .divesite:
+            site = SiteDraft(id: attributes.value("id"), index: siteIndex, line: line)
+            siteIndex += 1
+        case .trip where p == .divetrip:
+            trip = TripDraft(id: attributes.value("id"), index: tripIndex, line: line)
+            tripIndex += 1
+        case .trippart where trip != nil: tripPart = TripPartDraft()
+        case .dateoftrip where tripPart != nil:
+            tripPart?.startDate = attributes.value("startdate")
+            tripPart?.endDate = attributes.value("enddate")
+        case .mix where p == .gasdefinitions:
+            mix = MixDraft(id: attributes.value("id") ?? "")
+        case .buehlmann where p == .decomodel:
+            deco = DecoDraft(id: attributes.value("id") ?? "")
+        case .guide where p == .divebase: guideID = attributes.value("id")
+        case .link where p == .guide:
+            if let g = guideID, let ref = attributes.value("ref") { guideBuddy[g] = ref }
+        case .dive where p == .repetitiongroup || p == .profiledata:
+            dive = DiveDraft(id: attributes.value("id"), index: diveIndex, line: line)
+            diveIndex += 1
+        default: break
+        }
+    }
+
+    private func startInDive(_ tag: Tag, _ attributes: XMLAttributes) {
+        let p = parent()
+        switch tag {
+        case .waypoint:
+            waypoint = WaypointDraft(order: dive!.waypoints.count, line: line)
+        case .tankpressure where waypoint != nil:
+            pendingTankRef = .some(attributes.value("ref"))
+        case .switchmix where waypoint != nil:
+            waypoint?.switchMix = attributes.value("ref") ?? ""
+        case .divemode where waypoint != nil:
+            waypoint?.divemode = attributes.value("type") ?? ""
+        case .tankdata:
+            tank = TankDraft(id: attributes.value("id"), line: line)
+        case .link:
+            let ref = attributes.value("ref") ?? ""
+            switch p {
+            case .tankdata: tank?.links.append(ref)
+            case .equipmentused: dive?.equipmentLinks.append(ref)
+            case .informationbeforedive, .dive: dive?.links.append(ref)
+            default: break
+            }
+        case .tripmembership:
+            dive?.tripRef = attributes.value("ref")
+        default: break
+        }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if capturing { text.append(contentsOf: bytes) }
+    }
+
+    func endElement(_ localName: UnsafePointer<UInt8>) {
+        guard let tag = stack.last else { return }
+        defer { stack.removeLast(); capturing = false }
+        if dive != nil { endInDive(tag); return }
+        let p = parent()
+        switch tag {
+        case .generator where p == .uddf:
+            inGenerator = false
+            if let name = generatorName { header.sourceGenerator = Generator(name: name, version: generatorVersion) }
+        case .name where p == .generator: generatorName = string()
+        case .version where p == .generator: generatorVersion = string()
+        case .name: endName(p)
+        case .firstname where parent(2) == .owner || parent(2) == .buddy: person?.first = string()
+        case .middlename where parent(2) == .owner || parent(2) == .buddy: person?.middle = string()
+        case .lastname where parent(2) == .owner || parent(2) == .buddy: person?.last = string()
+        case .email where p == .contact && person != nil && (parent(2) == .owner || parent(2) == .buddy):
+            if person?.email == nil { person?.email = string() }
+        case .phone where p == .contact && person != nil && (parent(2) == .owner || parent(2) == .buddy):
+            if person?.phone == nil { person?.phone = string() }
+        case .mobilephone where p == .contact && person != nil && (parent(2) == .owner || parent(2) == .buddy):
+            if person?.mobile == nil { person?.mobile = string() }
+        case .datetime where p == .birthdate && isOwner: person?.bornOn = string()
+        case .para where p == .notes, .text where p == .notes: endNotesParagraph()
+        case .aliasname where p == .site: if let s = string() { site?.aliases.append(s) }
+        case .location where p == .geography:
+            if parent(2) == .site { site?.location = string() } else if parent(2) == .trippart { tripPart?.location = string() }
+        case .latitude where p == .geography:
+            if parent(2) == .site { site?.latitude = decimal("latitude") } else if parent(2) == .trippart { tripPart?.latitude = decimal("latitude") }
+        case .longitude where p == .geography:
+            if parent(2) == .site { site?.longitude = decimal("longitude") } else if parent(2) == .trippart { tripPart?.longitude = decimal("longitude") }
+        case .altitude where p == .geography && parent(2) == .site: site?.altitude = decimal("altitude")
+        case .minimumdepth where p == .sitedata: site?.minimumDepth = decimal("minimumdepth")
+        case .maximumdepth where p == .sitedata: site?.maximumDepth = decimal("maximumdepth")
+        case .o2 where p == .mix: mix?.o2 = decimal("o2")
+        case .he where p == .mix: mix?.he = decimal("he")
+        case .maximumpo2 where p == .mix: mix?.maximumPO2 = decimal("maximumpo2")
+        case .gradientfactorlow where p == .buehlmann: deco?.gfLow = decimal("gradientfactorlow")
+        case .gradientfactorhigh where p == .buehlmann: deco?.gfHigh = decimal("gradientfactorhigh")
+        case .model where gear != nil && p == gear?.tag: gear?.model = string()
+        case .serialnumber where gear != nil && p == gear?.tag: gear?.serial = string()
+        case .tankvolume where gear != nil && p == gear?.tag: gear?.volume = decimal("tankvolume")
+        case .tankmaterial where gear != nil && p == gear?.tag: gear?.material = string()
+        case .suittype where gear != nil && p == gear?.tag: gear?.suitType = string()
+        case .owner where p == .diver:
+            if let draft = person { finishOwner(draft) }
+            person = nil
+        case .buddy where p == .diver:
+            if let draft = person { finishBuddy(draft) }
+            person = nil
+        case _ where gear != nil && tag == gear?.tag && p == .equipment:
+            if let draft = gear { finishGear(draft) }
+            gear = nil
+        case .site where p == .divesite:
+            if let draft = site { finishSite(draft) }
+            site = nil
+        case .trippart where trip != nil:
+            if let part = tripPart { trip?.parts.append(part) }
+            tripPart = nil
+        case .trip where p == .divetrip:
+            if let draft = trip { finishTrip(draft) }
+            trip = nil
+        case .mix where p == .gasdefinitions:
+            if let m = mix, !m.id.isEmpty { mixes[m.id] = m }
+            mix = nil
+        case .buehlmann where p == .decomodel:
+            if let d = deco, !d.id.isEmpty { decoModels[d.id] = d }
+            deco = nil
+        case .guide: guideID = nil
+        default: break
+        }
+    }
+
+    private func endName(_ p: Tag) {
+        if p == .site { site?.name = string(); return }
+        if p == .mix { mix?.name = string(); return }
+        if p == .trip { trip?.name = string(); return }
+        if p == .trippart { tripPart?.name = string(); return }
+        if let g = gear {
+            if p == g.tag { gear?.name = string() } else if p == .manufacturer && parent(2) == g.tag { gear?.brand = string() }
+        }
+    }
+
+    private func endNotesParagraph() {
+        guard let s = string() else { return }
+        switch parent(2) {
+        case .site: site?.notes.append(s)
+        case .buddy, .owner: person?.notes.append(s)
+        case .trip: trip?.notes.append(s)
+        case .trippart: trip?.notes.append(s)
+        case _ where gear != nil && parent(2) == gear?.tag: gear?.notes.append(s)
+        default: break
+        }
+    }
+
+    private func endInDive(_ tag: Tag) {
+        let p = parent()
+        if waypoint != nil {
+            switch tag {
+            case .divetime: waypoint?.time = waypointNumber("divetime")
+            case .depth: waypoint?.depth = waypointNumber("depth")
+            case .temperature: waypoint?.temperature = waypointNumber("temperature")
+            case .nodecotime: waypoint?.ndl = waypointNumber("nodecotime")
+            case .calculatedpo2: waypoint?.ppo2 = waypointNumber("calculatedpo2")
+            case .cns: waypoint?.cns = waypointNumber("cns")
+            case .gradientfactor: waypoint?.gradientFactor = waypointNumber("gradientfactor")
+            case .tankpressure:
+                if let v = waypointNumber("tankpressure") {
+                    waypoint?.tankPressures.append((ref: pendingTankRef.flatMap { $0 }, value: v))
+                }
+                pendingTankRef = nil
+            case .setmarker: if let s = string() { waypoint?.markers.append(s) }
+            case .waypoint:
+                if let w = waypoint { dive?.waypoints.append(w) }
+                waypoint = nil
+            default: break
+            }
+            return
+        }
+        if tank != nil {
+            switch tag {
+            case .tankvolume: tank?.volume = diveNumber("tankvolume")
+            case .tankpressurebegin: tank?.begin = diveNumber("tankpressurebegin")
+            case .tankpressureend: tank?.end = diveNumber("tankpressureend")
+            case .tankdata:
+                if let t = tank { dive?.tanks.append(t) }
+                tank = nil
+            default: break
+            }
+            return
+        }
+        let info = p == .informationbeforedive || p == .informationafterdive || p == .dive
+        switch tag {
+        case .datetime where p == .informationbeforedive || p == .dive: dive?.datetimeText = string()
+        case .year where p == .date && parent(2) == .dive: dive?.year = integer()
+        case .month where p == .date && parent(2) == .dive: dive?.month = integer()
+        case .day where p == .date && parent(2) == .dive: dive?.day = integer()
+        case .hour where p == .time && parent(2) == .dive: dive?.hour = integer()
+        case .minute where p == .time && parent(2) == .dive: dive?.minute = integer()
+        case .second where p == .time && parent(2) == .dive: dive?.second = integer()
+        case .divenumber where info: dive?.number = integer()
+        case .internaldivenumber where info: dive?.internalNumber = integer()
+        case .altitude where info: dive?.altitude = diveNumber("altitude")
+        case .airtemperature where info: dive?.airTemperature = diveNumber("airtemperature")
+        case .surfacepressure where info: dive?.surfacePressure = diveNumber("surfacepressure")
+        case .apparatus where info: dive?.apparatus = string()
+        case .platform where info: dive?.platform = string()
+        case .leadquantity where p == .equipmentused: dive?.lead = diveNumber("leadquantity")
+        case .greatestdepth where info: dive?.greatestDepth = diveNumber("greatestdepth")
+        case .averagedepth where info: dive?.averageDepth = diveNumber("averagedepth")
+        case .diveduration where info: dive?.duration = diveNumber("diveduration")
+        case .lowesttemperature where info: dive?.lowestTemperature = diveNumber("lowesttemperature")
+        case .visibility where info: dive?.visibilityText = string()
+        case .current where info: dive?.current = string()
+        case .ratingvalue where p == .rating: dive?.rating = string()
+        case .para where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive),
+             .text where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive):
+            if let s = string() { dive?.notes.append(s) }
+        case .dive:
+            if let draft = dive {
+                dive = nil
+                if let built = finishDive(draft) { ready.append(built) }
+            }
+        default: break
+        }
+    }
+
+    // MARK: Text
+
+    /// The captured text, trimmed; `nil` when empty (an empty element records nothing).
+    func string() -> String? {
+        let s = String(decoding: text, as: UTF8.self).trimmingXMLSpace()
+        return s.isEmpty ? nil : s
+    }
+
+    private func isBlank() -> Bool {
+        text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    private func integer() -> Int? {
+        guard let d = decimal(nil) else { return nil }
+        return d.roundedInteger()
+    }
+
+    /// The captured text as a number; non-numeric text is reported against the header.
+    private func decimal(_ element: String?) -> DecimalNumber? {
+        if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
+        if !isBlank(), let element, let s = string() {
+            report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(s)\", which is not a number; it is not carried", path: nil)
+        }
+        return nil
+    }
+
+    /// The captured text as a number inside a dive; non-numeric text is counted per element
+    /// and reported once per dive.
+    private func diveNumber(_ element: String) -> DecimalNumber? {
+        if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
+        if !isBlank() {
+            let example = String(decoding: text, as: UTF8.self).trimmingXMLSpace()
+            let l = line
+            if var entry = dive?.badNumbers[element] {
+                entry.count += 1
+                dive?.badNumbers[element] = entry
+            } else {
+                dive?.badNumbers[element] = (1, example, l)
+            }
+        }
+        return nil
+    }
+
+    @inline(__always) private func waypointNumber(_ element: String) -> DecimalNumber? {
+        if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
+        return diveNumber(element)
+    }
+
+    // MARK: End of document
+
+    func finishDocument() throws {
+        if let error = parser?.error { throw error }
+        guard sawRoot else {
+            throw DiveError("uddf.empty", "the file holds no XML element", at: SourceLocation(file: file))
+        }
+    }
+}

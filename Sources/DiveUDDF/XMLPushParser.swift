@@ -1,0 +1,208 @@
+internal import CLibXML2
+import DiveCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Receives SAX events from an ``XMLPushParser``. Names are libxml2's interned local names
+/// (NUL-terminated UTF-8); the same name always arrives at the same address within a parse.
+protocol XMLEventHandler: AnyObject {
+    func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes)
+    func endElement(_ localName: UnsafePointer<UInt8>)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// The attributes of one start tag, as libxml2's SAX2 hands them over: five pointers per
+/// attribute (local name, prefix, URI, value start, value end).
+struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let count: Int
+
+    /// The value of the attribute whose local name matches `name` case-insensitively
+    /// (UDDF 2.x spells them `ID` and `REF`), with surrounding whitespace stripped.
+    func value(_ name: StaticString) -> String? {
+        guard let base else { return nil }
+        for i in 0..<count {
+            guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
+            guard let start = base[i * 5 + 3], let end = base[i * 5 + 4] else { return "" }
+            let buffer = UnsafeBufferPointer(start: start, count: end - start)
+            return String(decoding: buffer, as: UTF8.self).trimmingXMLSpace()
+        }
+        return nil
+    }
+}
+
+/// Compares a NUL-terminated byte string with an ASCII name, ignoring case.
+func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+    let n = name.utf8Start
+    var i = 0
+    while i < name.utf8CodeUnitCount {
+        let a = p[i]
+        if a == 0 { return false }
+        let lower = (a >= 0x41 && a <= 0x5A) ? a | 0x20 : a
+        if lower != n[i] { return false }
+        i += 1
+    }
+    return p[i] == 0
+}
+
+extension String {
+    /// The string without leading and trailing XML whitespace (space, tab, CR, LF).
+    func trimmingXMLSpace() -> String {
+        let u = utf8
+        guard let first = u.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return "" }
+        let last = u.lastIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })!
+        if first == u.startIndex && last == u.index(before: u.endIndex) { return self }
+        return String(self[first...last])
+    }
+}
+
+/// One libxml2 push parser, fed from a file descriptor in chunks so that memory stays flat
+/// whatever the file's size (libxml2 refuses a single in-memory input over 10 MB, and a
+/// DOM would grow with the file). Owns its parser context and frees it in `deinit`.
+///
+/// A `<!DOCTYPE>` stops the parse before any entity can be declared or expanded; network
+/// access is disabled.
+final class XMLPushParser {
+    private var context: xmlParserCtxtPtr?
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let displayName: String
+    private var buffer: [UInt8]
+    private var finished = false
+    private unowned let handler: any XMLEventHandler
+
+    /// The first fatal error the parse met, if any.
+    private(set) var error: DiveError?
+    /// Bytes consumed so far.
+    private(set) var bytesRead: Int = 0
+
+    static let chunkSize = 256 * 1024
+
+    /// Opens `path` (or standard input for `-`) for parsing.
+    init(path: String, displayName: String, handler: any XMLEventHandler) throws {
+        self.displayName = displayName
+        self.handler = handler
+        if path == "-" {
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            fd = open(path, O_RDONLY)
+            ownsDescriptor = true
+            guard fd >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw DiveError("io.open", "cannot open the file: \(reason)", at: SourceLocation(file: displayName))
+            }
+        }
+        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    deinit {
+        if let context {
+            xmlFreeParserCtxt(context)
+        }
+        if ownsDescriptor && fd >= 0 { close(fd) }
+    }
+
+    /// The line the parser is at, 1-based.
+    var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    /// The column the parser is at, 1-based.
+    var column: Int { context.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+
+    /// The current location for a diagnostic.
+    func location(path: String? = nil) -> SourceLocation {
+        SourceLocation(file: displayName, line: line, column: column, path: path)
+    }
+
+    /// Stops the parse with `error` (a semantic refusal found by the handler).
+    func stop(with error: DiveError) {
+        if self.error == nil { self.error = error }
+        if let context { xmlStopParser(context) }
+    }
+
+    /// Feeds the next chunk. Returns `false` once the whole input has been parsed.
+    func step() throws -> Bool {
+        guard !finished else { return false }
+        let n = buffer.withUnsafeMutableBytes { raw -> Int in
+            var got: Int
+            repeat { got = read(fd, raw.baseAddress, raw.count) } while got < 0 && errno == EINTR
+            return got
+        }
+        if n < 0 {
+            let reason = String(cString: strerror(errno))
+            throw DiveError("io.read", "cannot read the file: \(reason)", at: SourceLocation(file: displayName))
+        }
+        bytesRead += n
+        if context == nil { try createContext() }
+        let terminate: Int32 = n == 0 ? 1 : 0
+        let status = buffer.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: n) {
+                xmlParseChunk(context, $0, Int32(n), terminate)
+            }
+        }
+        if let error { finished = true; throw error }
+        if status != 0 {
+            finished = true
+            throw DiveError("xml.malformed", "the file is not well-formed XML", at: location())
+        }
+        if n == 0 { finished = true }
+        return !finished
+    }
+
+    private func createContext() throws {
+        var sax = xmlSAXHandler()
+        sax.initialized = umilog_sax2_magic()
+        sax.startElementNs = { ctx, localName, _, _, _, _, nbAttributes, _, attributes in
+            guard let ctx, let localName else { return }
+            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.handler.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes)))
+        }
+        sax.endElementNs = { ctx, localName, _, _ in
+            guard let ctx, let localName else { return }
+            Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue().handler.endElement(localName)
+        }
+        sax.characters = { ctx, bytes, length in
+            guard let ctx, let bytes else { return }
+            Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue().handler
+                .characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
+        }
+        sax.cdataBlock = sax.characters
+        sax.internalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.stop(with: DiveError(
+                "xml.doctype",
+                "the file declares a document type (<!DOCTYPE>); dive logs never need one, and it is refused so that no entity is expanded and nothing is fetched",
+                at: parser.location()))
+        }
+        sax.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            guard parser.error == nil else { return }
+            let e = error.pointee
+            guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            var message = e.message.map { String(cString: $0) } ?? "XML error"
+            message = message.trimmingXMLSpace()
+            let code = e.code == Int32(XML_ERR_TAG_NOT_FINISHED.rawValue) || e.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue)
+                || e.code == Int32(XML_ERR_GT_REQUIRED.rawValue) || e.code == Int32(XML_ERR_LTSLASH_REQUIRED.rawValue)
+                ? "xml.truncated" : "xml.malformed"
+            let explanation = code == "xml.truncated"
+                ? "the file ends before the XML is complete (truncated?): \(message)"
+                : "the file is not well-formed XML: \(message)"
+            parser.error = DiveError(code, explanation, at: SourceLocation(
+                file: parser.displayName, line: Int(e.line), column: e.int2 > 0 ? Int(e.int2) : nil))
+        }
+        // Unretained: this object owns the context, so it outlives every callback.
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        context = withUnsafeMutablePointer(to: &sax) { saxPointer in
+            xmlCreatePushParserCtxt(saxPointer, userData, nil, 0, displayName)
+        }
+        guard let context else {
+            throw DiveError("xml.init", "cannot start the XML parser", at: SourceLocation(file: displayName))
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import DiveKit
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert dive logs to another format.",
+        discussion: """
+        The input format is sniffed from the bytes (--from forces it). Several inputs go to one \
+        output, or to one file each with -o DIR/. Output is written to a temporary file and \
+        renamed into place, so a failure never leaves a half-written file.
+
+        Exit status: 0 converted, 1 an input could not be read, 2 bad usage.
+        """
+    )
+
+    @Argument(help: "Input files (- for standard input).")
+    var inputs: [String]
+
+    @Option(help: "Output format: csv (one row per dive) or csv-profile (one row per sample).")
+    var to: FileFormat
+
+    @Option(help: "Input format, instead of sniffing it (uddf).")
+    var from: FileFormat?
+
+    @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
+    var output: String?
+
+    @Option(help: "Units for tabular output: metric or imperial.")
+    var units: UnitSystem = .metric
+
+    @Flag(name: .shortAndLong, help: "Print no findings, only errors.")
+    var quiet = false
+
+    @Flag(help: "Print every finding instead of the first three of each kind.")
+    var allFindings = false
+
+    func validate() throws {
+        guard FileFormat.writable.contains(to) else {
+            throw ValidationError("--to \(to) is not supported yet; use one of: \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let from, !FileFormat.readable.contains(from) {
+            throw ValidationError("--from \(from) is not supported yet; use one of: \(FileFormat.readable.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let options = ConvertOptions(to: to, from: from, output: output, units: units)
+        let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
+        var findings: [Finding] = []
+        for input in report.inputs {
+            findings += input.findings
+            if let error = input.error { printError(error.description) }
+        }
+        if !quiet {
+            for line in renderFindings(findings, perCode: allFindings ? Int.max : 3) { printError(line) }
+        }
+        let dives = report.inputs.reduce(0) { $0 + $1.dives }
+        let failed = report.inputs.filter { $0.error != nil }.count
+        if !quiet || failed > 0 {
+            let target = report.outputs.isEmpty ? (output == nil || output == "-" ? "standard output" : "nothing written") : report.outputs.joined(separator: ", ")
+            var line = "umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(report.inputs.count - failed) of \(inputs.count) file\(inputs.count == 1 ? "" : "s") → \(failed > 0 && report.outputs.isEmpty ? "nothing written" : target); \(summarizeFindings(findings))"
+            if failed > 0 { line += "; \(failed) failed" }
+            printError(line)
+        }
+        if report.failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import DiveKit
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise a dive-log file: writer, dives, dates, deepest, longest, samples, findings."
+    )
+
+    @Argument(help: "The file to inspect (- for standard input).")
+    var file: String
+
+    @Option(help: "Input format, instead of sniffing it (uddf).")
+    var from: FileFormat?
+
+    @Flag(name: .shortAndLong, help: "Also list the findings.")
+    var verbose = false
+
+    func run() throws {
+        let s: InspectSummary
+        do {
+            s = try DiveKit.inspect(path: file, format: from)
+        } catch let e as DiveError {
+            printError(e.description)
+            throw ExitCode(1)
+        }
+        print(renderInspect(s))
+        if verbose {
+            for line in renderFindings(s.findings, perCode: Int.max) { print(line) }
+        }
+    }
+}

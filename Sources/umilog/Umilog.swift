@@ -1,0 +1,42 @@
+import ArgumentParser
+import DiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+@main
+struct Umilog: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "umilog",
+        abstract: "Read, convert and check dive logs (UDDF, CSV).",
+        version: "0.1.0",
+        subcommands: [Convert.self, Inspect.self]
+    )
+
+    /// Exit codes: 0 success, 1 an input failed, 2 bad usage.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Glibc.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            printError(fullMessage(for: error))
+            Glibc.exit(2)
+        }
+    }
+}
+
+extension FileFormat: ExpressibleByArgument {}
+extension UnitSystem: ExpressibleByArgument {}
