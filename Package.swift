@@ -30,11 +30,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "make-logbook", dependencies: ["DiveCore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DiveCoreTests", dependencies: ["DiveCore"]),
-        .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore"]),
-        .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF"]),
-        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit"]),
-        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit"]),
+        .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore", "TestSupport"]),
+        .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
+        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
+        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

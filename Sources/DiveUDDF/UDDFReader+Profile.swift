@@ -188,28 +188,36 @@ extension UDDFState {
         return profile
     }
 
-    /// Removes interior zero depths whose neighbours are both at least 3 m deep and which
-    /// would need a vertical speed above 1 m/s to reach (divelogs.de writes a waypoint that
-    /// has no depth as depth 0). A real surfacing from depth takes minutes, not seconds.
+    /// Removes interior runs of zero depth between two readings at least 3 m deep when, to
+    /// produce them, the diver would have had to rise to the surface, stay there for the run,
+    /// and descend again faster than 0.5 m/s on average (30 m/min, past the ascent rate every
+    /// computer alarms at). divelogs.de writes a waypoint that has no depth as depth 0; a real
+    /// surfacing from depth takes minutes, not the seconds between two samples.
     func removePlaceholderZeros(_ s: inout Series) -> Int {
         guard s.count >= 3 else { return 0 }
         var keep = [Bool](repeating: true, count: s.count)
         var removed = 0
-        for i in 1..<(s.count - 1) where s.values[i] == 0 {
-            let before = s.values[i - 1], after = s.values[i + 1]
-            guard before >= 300, after >= 300 else { continue }
-            let dt = max(s.times[i] - s.times[i - 1], s.times[i + 1] - s.times[i])
-            // cm per ms > 0.1 is above 1 m/s.
-            if dt <= 0 || min(before, after) * 10 > dt {
-                keep[i] = false
-                removed += 1
+        var i = 1
+        while i < s.count - 1 {
+            guard s.values[i] == 0, s.values[i - 1] >= 300 else { i += 1; continue }
+            var j = i
+            while j < s.count && s.values[j] == 0 { j += 1 }
+            // Zeros i..<j, deep reading before at i-1 and (if any) after at j.
+            if j < s.count, s.values[j] >= 300 {
+                let travel = s.values[i - 1] + s.values[j]                                   // centimetres
+                let moving = (s.times[j] - s.times[i - 1]) - (s.times[j - 1] - s.times[i])   // milliseconds
+                if moving <= 0 || travel * 20 > moving {                                     // above 0.05 cm/ms = 0.5 m/s
+                    for k in i..<j { keep[k] = false }
+                    removed += j - i
+                }
             }
+            i = j
         }
         guard removed > 0 else { return 0 }
         var out = Series()
         out.times.reserveCapacity(s.count - removed)
         out.values.reserveCapacity(s.count - removed)
-        for i in 0..<s.count where keep[i] { out.append(s.times[i], s.values[i]) }
+        for k in 0..<s.count where keep[k] { out.append(s.times[k], s.values[k]) }
         s = out
         return removed
     }

@@ -77,6 +77,10 @@ final class XMLPushParser {
 
     /// The first fatal error the parse met, if any.
     private(set) var error: DiveError?
+    /// True while the final, empty chunk is being parsed.
+    private var terminating = false
+    /// Names of the elements open at this point (interned by libxml2, so stable).
+    private var openElements: [UnsafePointer<UInt8>] = []
     /// Bytes consumed so far.
     private(set) var bytesRead: Int = 0
 
@@ -138,6 +142,7 @@ final class XMLPushParser {
         bytesRead += n
         if context == nil { try createContext() }
         let terminate: Int32 = n == 0 ? 1 : 0
+        terminating = n == 0
         let status = buffer.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: n) {
                 xmlParseChunk(context, $0, Int32(n), terminate)
@@ -158,11 +163,14 @@ final class XMLPushParser {
         sax.startElementNs = { ctx, localName, _, _, _, _, nbAttributes, _, attributes in
             guard let ctx, let localName else { return }
             let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.openElements.append(localName)
             parser.handler.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes)))
         }
         sax.endElementNs = { ctx, localName, _, _ in
             guard let ctx, let localName else { return }
-            Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue().handler.endElement(localName)
+            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.handler.endElement(localName)
+            if !parser.openElements.isEmpty { parser.openElements.removeLast() }
         }
         sax.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
@@ -186,12 +194,20 @@ final class XMLPushParser {
             guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             var message = e.message.map { String(cString: $0) } ?? "XML error"
             message = message.trimmingXMLSpace()
-            let code = e.code == Int32(XML_ERR_TAG_NOT_FINISHED.rawValue) || e.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue)
-                || e.code == Int32(XML_ERR_GT_REQUIRED.rawValue) || e.code == Int32(XML_ERR_LTSLASH_REQUIRED.rawValue)
-                ? "xml.truncated" : "xml.malformed"
-            let explanation = code == "xml.truncated"
-                ? "the file ends before the XML is complete (truncated?): \(message)"
-                : "the file is not well-formed XML: \(message)"
+            // At the end of input, libxml2's push parser reports an unfinished document as
+            // "extra content" or an unfinished tag: either way the file stops too early.
+            let truncated = parser.terminating && !parser.openElements.isEmpty
+            let code = truncated ? "xml.truncated" : "xml.malformed"
+            let explanation: String
+            if truncated, let innermost = parser.openElements.last {
+                let name = String(cString: innermost)
+                let more = parser.openElements.count > 1 ? " (inside \(parser.openElements.count - 1) more open element\(parser.openElements.count == 2 ? "" : "s"))" : ""
+                explanation = "the file ends before the XML is complete: <\(name)>\(more) is never closed; the file looks truncated"
+            } else if parser.terminating && e.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) {
+                explanation = "the file is empty"
+            } else {
+                explanation = "the file is not well-formed XML: \(message)"
+            }
             parser.error = DiveError(code, explanation, at: SourceLocation(
                 file: parser.displayName, line: Int(e.line), column: e.int2 > 0 ? Int(e.int2) : nil))
         }

@@ -1,0 +1,49 @@
+import Testing
+@testable import DiveCore
+
+@Suite struct DateTimeTests {
+    @Test(arguments: [
+        ("2024-06-27T15:45:44", "2024-06-27T15:45:44"),
+        ("2024-06-27T15:45:44+03:00", "2024-06-27T15:45:44+03:00"),
+        ("2024-06-27T15:45:44+0300", "2024-06-27T15:45:44+03:00"),
+        ("2024-06-27T15:45:44-09:30", "2024-06-27T15:45:44-09:30"),
+        ("2024-06-27T15:45:44z", "2024-06-27T15:45:44Z"),
+        ("2024-06-27 15:45:44", "2024-06-27T15:45:44"),
+        ("2024-06-27T15:45:44.6", "2024-06-27T15:45:44.6"),
+        ("2026-09-02T18:27:26.302137+00:00", "2026-09-02T18:27:26.302137+00:00"),
+        ("2024-06-27T15:45", "2024-06-27T15:45:00"),
+        ("2002-06-18T", "2002-06-18"),
+        ("2002-06-18", "2002-06-18"),
+    ])
+    func parsesLenientISO8601(text: String, expected: String) throws {
+        let (value, _) = try #require(DiveDateTime.parse(text))
+        #expect(value.description == expected)
+    }
+
+    @Test(arguments: ["2023-02-29T10:00:00", "2024-13-01", "2024-06-27T25:00:00", "27.06.2024", "2024-06-27T10:00:00+2", "yesterday"])
+    func rejectsWhatIsNoDate(text: String) {
+        #expect(DiveDateTime.parse(text) == nil)
+    }
+
+    @Test func notesWhatItHadToAssume() throws {
+        #expect(try #require(DiveDateTime.parse("2024-06-27T15:45")).1.secondsMissing)
+        #expect(try #require(DiveDateTime.parse("2002-06-18T")).1.dateOnly)
+        let offsetOnDate = try #require(DiveDateTime.parse("2002-06-18+02:00"))
+        #expect(offsetOnDate.1.offsetOnDateDropped)
+        #expect(offsetOnDate.0.offset == nil)
+    }
+
+    @Test func offsetIsNeverSupplied() throws {
+        let (naive, _) = try #require(DiveDateTime.parse("2024-06-27T15:45:44"))
+        #expect(naive.offset == nil)
+        #expect(naive.utcSeconds == nil)
+        let (aware, _) = try #require(DiveDateTime.parse("2024-06-27T15:45:44+03:00"))
+        #expect(aware.utcSeconds == aware.wallClockSeconds - 3 * 3600)
+    }
+
+    @Test func daysSinceEpoch() throws {
+        #expect(LocalDate(year: 1970, month: 1, day: 1)?.daysSinceEpoch == 0)
+        #expect(LocalDate(year: 2000, month: 3, day: 1)?.daysSinceEpoch == 11017)
+        #expect(LocalDate(year: 1969, month: 12, day: 31)?.daysSinceEpoch == -1)
+    }
+}

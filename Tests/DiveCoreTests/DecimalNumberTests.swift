@@ -1,0 +1,43 @@
+import Testing
+@testable import DiveCore
+
+@Suite struct DecimalNumberTests {
+    @Test(arguments: [
+        ("2.6", 2, 260), ("45.91", 2, 4591), ("9.109999999999999", 2, 911), ("0.0025", 3, 3),
+        ("-0.0025", 3, -3), ("2.5", 0, 3), ("-2.5", 0, -3), ("1.999E+07", -4, 1999), (".6", 3, 600),
+        ("30.4", 3, 30400), ("  12 ", 0, 12),
+    ])
+    func scaledIntegerRoundsHalfAwayFromZero(text: String, power: Int, expected: Int) throws {
+        let d = try #require(DecimalNumber(text))
+        #expect(d.scaledInteger(power) == expected)
+    }
+
+    @Test(arguments: ["NaN", "Infinity", "-inf", "1e999", "", "  ", "12a", "1.2.3", "e5", "--1", "WOW"])
+    func rejectsTextThatIsNoReading(text: String) {
+        #expect(DecimalNumber(text) == nil)
+    }
+
+    @Test func kelvinToCelsiusIsExact() throws {
+        let k = try #require(DecimalNumber("297.15"))
+        let c = try #require(k.subtracting(DecimalNumber(significand: 27315, exponent: -2)))
+        #expect(c.doubleValue == 24.0)
+        #expect(try #require(DecimalNumber("273.15")).subtracting(DecimalNumber(significand: 27315, exponent: -2))?.isZero == true)
+    }
+
+    @Test func pascalToBarIsExact() throws {
+        #expect(try #require(DecimalNumber("1.999E+07")).shifted(by: -5).description == "199.9")
+        #expect(try #require(DecimalNumber("20022382")).shifted(by: -5).doubleValue == 200.22382)
+    }
+
+    @Test func descriptionIsPlainDecimal() throws {
+        #expect(try #require(DecimalNumber("0.012")).shifted(by: 3).description == "12")
+        #expect(try #require(DecimalNumber("-0.05")).description == "-0.05")
+        #expect(try #require(DecimalNumber("1200")).description == "1200")
+        #expect(try #require(DecimalNumber("1.5e-3")).description == "0.0015")
+    }
+
+    @Test func comparesAcrossExponents() throws {
+        #expect(try #require(DecimalNumber("0.999")) < DecimalNumber(1))
+        #expect(!(try #require(DecimalNumber("1.0")) < DecimalNumber(1)))
+    }
+}

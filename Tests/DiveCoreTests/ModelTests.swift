@@ -1,0 +1,32 @@
+import Testing
+@testable import DiveCore
+
+@Suite struct ModelTests {
+    @Test(arguments: [(21.0, 0.0, "Air"), (32.0, 0.0, "EAN32"), (100.0, 0.0, "O2"), (18.0, 45.0, "Tx18/45"), (20.5, 0.0, "EAN20.5")])
+    func gasLabels(o2: Double, he: Double, label: String) {
+        var c = Cylinder()
+        c.oxygen = o2
+        c.helium = he
+        #expect(c.gasLabel == label)
+    }
+
+    @Test func aCylinderWithNoRecordedGasHasNoLabel() {
+        #expect(Cylinder().gasLabel == nil)
+    }
+
+    @Test func findingsAndErrorsPrintLikeACompiler() {
+        let e = DiveError("xml.truncated", "the file ends early", at: SourceLocation(file: "a.uddf", line: 12, column: 3))
+        #expect(e.description == "a.uddf:12:3: error[xml.truncated]: the file ends early")
+        let f = Finding(.resolved, "uddf.tankvolume-litres", "read as litres", at: SourceLocation(file: "a.uddf", line: 40, path: "dive/0/tankdata/1"))
+        #expect(f.description == "a.uddf:40: resolved[uddf.tankvolume-litres]: dive/0/tankdata/1: read as litres")
+        let csv = SourceLocation(file: "log.csv", row: 7, field: "Depth")
+        #expect(csv.description == "log.csv:row 7, column Depth")
+    }
+
+    @Test func sampleCountCountsDistinctInstants() {
+        var p = Profile()
+        p.depth = Series(times: [0, 10_000, 20_000], values: [0, 500, 0])
+        p.temperature = Series(times: [10_000, 15_000], values: [2000, 1990])
+        #expect(p.sampleCount == 4)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where the test inputs are: the repository's own `Samples/`, and the shared reference
+/// corpus beside the checkout (`../shared`), which CI provides and a bare clone may lack.
+public enum Paths {
+    /// The package root.
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    public static let samples = root + "/Samples"
+    public static let shared = URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path
+    public static let corpus = shared + "/corpus"
+    public static let fixtures = shared + "/reference/divejson/fixtures"
+
+    /// True when the shared corpus is present; tests that need it are skipped otherwise.
+    public static let sharedAvailable = FileManager.default.fileExists(atPath: corpus + "/uddf")
+
+    /// Every UDDF file of the shared corpus and the DiveJSON reader fixtures, relative to `shared`.
+    public static var sharedUDDF: [String] {
+        guard sharedAvailable else { return [] }
+        var out: [String] = []
+        for dir in ["corpus/uddf", "reference/divejson/fixtures/uddf"] {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: shared + "/" + dir)) ?? []
+            out += files.filter { $0.hasSuffix(".uddf") }.sorted().map { "\(dir)/\($0)" }
+        }
+        return out
+    }
+
+    /// The built `umilog` executable beside the test bundle.
+    public static var umilog: String {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("umilog").path,
+            Bundle.main.bundleURL.appendingPathComponent("umilog").path,
+            root + "/.build/debug/umilog",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }
+
+    /// A fresh empty directory for one test.
+    public static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "umilog-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
