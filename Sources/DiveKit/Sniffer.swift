@@ -41,6 +41,16 @@ public enum Sniffer {
                     if bytes[i...].starts(with: Array("<!--".utf8)) {
                         guard let end = find(Array("-->".utf8), in: bytes, from: i) else { return .unknown }
                         i = end + 3
+                    } else if bytes[i...].starts(with: Array("<!DOCTYPE".utf8)) {
+                        // The declaration names the root: a UDDF file with a DOCTYPE is still
+                        // UDDF, and its reader refuses the DOCTYPE with a located error.
+                        var j = i + 9
+                        while j < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+                        var k = j
+                        while k < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "[")].contains(bytes[k])) { k += 1 }
+                        let root = String(decoding: bytes[j..<k], as: UTF8.self)
+                        if root.lowercased() == "uddf" { return .format(.uddf) }
+                        return root.isEmpty ? .unknown : .otherXML(root: root)
                     } else {
                         guard let end = find([UInt8(ascii: ">")], in: bytes, from: i) else { return .unknown }
                         i = end + 1

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import DiveKit
+import TestSupport
+
+/// Collects what would go to standard output.
+final class Capture: ByteSink {
+    var bytes: [UInt8] = []
+    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+@Suite struct GoldenTests {
+    @Test(arguments: [
+        (FileFormat.csv, UnitSystem.metric, "logbook.csv"),
+        (.csvProfile, .metric, "logbook.profile.csv"),
+        (.csv, .imperial, "logbook.imperial.csv"),
+    ])
+    func sampleLogbookMatchesItsGolden(format: FileFormat, units: UnitSystem, golden: String) throws {
+        let out = Capture()
+        let report = convert(inputs: [Paths.samples + "/logbook.uddf"], options: ConvertOptions(to: format, units: units), standardOutput: out)
+        #expect(!report.failed)
+        #expect(report.inputs.first?.dives == 5)
+        #expect(out.text == (try contents(Paths.samples + "/expected/" + golden)), "re-record with scripts/update-goldens.sh if the change is intended")
+    }
+
+    @Test func inspectMatchesItsGolden() throws {
+        let text = renderInspect(try inspect(path: Paths.samples + "/logbook.uddf"))
+        let golden = try contents(Paths.samples + "/expected/logbook.inspect.txt")
+        // The golden was recorded with a relative path; compare from the second line on.
+        #expect(text.split(separator: "\n").dropFirst() == golden.split(separator: "\n").dropFirst())
+    }
+}
+
+@Suite struct ConvertTests {
+    @Test func theSampleSummaryRowsSayWhatTheFileSays() throws {
+        let out = Capture()
+        _ = convert(inputs: [Paths.samples + "/logbook.uddf"], options: ConvertOptions(to: .csv), standardOutput: out)
+        let lines = out.text.components(separatedBy: "\r\n")
+        #expect(lines[0].hasPrefix("dive_number,date,time,utc_offset,duration,max_depth_m,"))
+        // Dive 1 (by hand from Samples/logbook.uddf): 09:15 at +02:00, 28.3 m, 2680 s, 297.15 K, two cylinders.
+        #expect(lines[1].hasPrefix("1,2024-03-02,09:15:00,+02:00,0:44:40,28.3,16.8,24,"))
+        #expect(lines[1].contains(",Air; EAN50,12; 7,200; 200,70; 150,"))
+        // Dive 2 has no offset, and none is invented.
+        #expect(lines[2].hasPrefix("2,2024-03-02,14:05:00,,0:49:35,"))
+        // Dive 5's note holds a comma, a quote and a newline: one quoted field.
+        #expect(out.text.contains("\"Cold, \"\"green\"\" water\nSaw a pike.\""))
+    }
+
+    @Test func severalInputsGoToOneFileOrOneFileEach() throws {
+        let dir = try Paths.temporaryDirectory()
+        let inputs = [Paths.samples + "/logbook.uddf", Paths.samples + "/logbook.uddf"]
+        let one = convert(inputs: inputs, options: ConvertOptions(to: .csv, output: dir + "/all.csv"), standardOutput: Capture())
+        #expect(one.outputs == [dir + "/all.csv"])
+        #expect(try contents(dir + "/all.csv").components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 11)
+        let each = convert(inputs: [Paths.samples + "/logbook.uddf"], options: ConvertOptions(to: .csvProfile, output: dir + "/each/"), standardOutput: Capture())
+        #expect(each.outputs == [dir + "/each/logbook.profile.csv"])
+        #expect(exists(dir + "/each/logbook.profile.csv"))
+    }
+
+    @Test(arguments: [
+        ("xml.doctype.uddf", "xml.doctype"),
+        ("xml.truncated.uddf", "xml.truncated"),
+        ("format.unknown-xml.xml", "format.unknown-xml"),
+        ("format.unknown.txt", "format.unknown"),
+    ])
+    func badInputFailsLocatedAndLeavesNoFile(file: String, code: String) throws {
+        let dir = try Paths.temporaryDirectory()
+        let target = dir + "/out.csv"
+        let report = convert(inputs: [Paths.samples + "/invalid/" + file], options: ConvertOptions(to: .csv, output: target), standardOutput: Capture())
+        #expect(report.failed)
+        let error = try #require(report.inputs.first?.error)
+        #expect(error.code == code)
+        #expect(error.location.line != nil)
+        #expect(!exists(target))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "no temporary file is left behind")
+    }
+
+    @Test func aFailureAfterGoodInputsStillWritesNothing() throws {
+        let dir = try Paths.temporaryDirectory()
+        let target = dir + "/out.csv"
+        try "previous".write(toFile: target, atomically: true, encoding: .utf8)
+        let report = convert(inputs: [Paths.samples + "/logbook.uddf", Paths.samples + "/invalid/xml.truncated.uddf"],
+                             options: ConvertOptions(to: .csv, output: target), standardOutput: Capture())
+        #expect(report.failed)
+        #expect(try contents(target) == "previous", "the existing file is untouched")
+    }
+}
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct CorpusConvertTests {
+    @Test(arguments: Paths.sharedUDDF)
+    func convertsToBothCSVs(file: String) throws {
+        for format in [FileFormat.csv, .csvProfile] {
+            let out = Capture()
+            let report = convert(inputs: [Paths.shared + "/" + file], options: ConvertOptions(to: format), standardOutput: out)
+            #expect(report.inputs.first?.error == nil)
+            let header = try #require(out.text.components(separatedBy: "\r\n").first)
+            #expect(header.hasPrefix("dive_number,date,time,utc_offset,"))
+            // Every row has as many fields as the header.
+            let fields = header.split(separator: ",", omittingEmptySubsequences: false).count
+            for row in csvRecords(out.text).dropFirst() { #expect(row == fields) }
+        }
+    }
+}
+
+/// Field counts per record of RFC 4180 text.
+func csvRecords(_ text: String) -> [Int] {
+    var counts: [Int] = []
+    var inQuotes = false, fields = 1, any = false
+    var previous: Character = " "
+    for c in text {
+        any = true
+        if c == "\"" { inQuotes.toggle() }
+        else if !inQuotes && c == "," { fields += 1 }
+        else if !inQuotes && c == "\n" && previous == "\r" { counts.append(fields); fields = 1; any = false }
+        previous = c
+    }
+    if any { counts.append(fields) }
+    return counts
+}

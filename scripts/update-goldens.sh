@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Re-records the golden outputs in Samples/expected/ from the current build.
+# Review the result with `git diff Samples/expected` before committing it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product umilog >/dev/null
+bin=.build/debug/umilog
+$bin convert Samples/logbook.uddf --to csv -o Samples/expected/logbook.csv -q
+$bin convert Samples/logbook.uddf --to csv-profile -o Samples/expected/logbook.profile.csv -q
+$bin convert Samples/logbook.uddf --to csv --units imperial -o Samples/expected/logbook.imperial.csv -q
+$bin inspect Samples/logbook.uddf > Samples/expected/logbook.inspect.txt
+echo "re-recorded Samples/expected/; review with: git diff Samples/expected"
