@@ -54,7 +54,7 @@ struct Convert: ParsableCommand {
         if !quiet {
             for line in renderFindings(findings, perCode: allFindings ? Int.max : 3) { printError(line) }
         }
-        let dives = report.inputs.reduce(0) { $0 + $1.dives }
+        let dives = report.inputs.filter { $0.error == nil }.reduce(0) { $0 + $1.dives }
         let failed = report.inputs.filter { $0.error != nil }.count
         if !quiet || failed > 0 {
             let target = report.outputs.isEmpty ? (output == nil || output == "-" ? "standard output" : "nothing written") : report.outputs.joined(separator: ", ")
