@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Benchmarks umilog on two synthetic UDDF logbooks (38 MB and 756 MB) against
+# xmllint --stream and cat. See Benchmarks.md for what the figures mean.
+#
+#   scripts/bench.sh            # build release, generate logbooks if missing, measure
+#   RUNS=3 scripts/bench.sh     # best (lowest wall time) of 3 runs per command
+#
+# The logbooks are written to bench-data/ (gitignored) once and reused; delete them to
+# regenerate. The table is printed and also written to bench-data/results.md.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+RUNS=${RUNS:-1}
+DATA=bench-data
+UMILOG=${UMILOG:-.build/release/umilog}  # override to compare another build
+MAKE_LOGBOOK=.build/release/make-logbook
+
+# name|make-logbook arguments
+LOGBOOKS=(
+    "logbook-38MB.uddf|--dives 500 --interval 10 --duration 60"
+    "logbook-756MB.uddf|--dives 1006 --interval 1 --duration 60"
+)
+
+need() { # command, Debian package
+    if ! command -v "$1" >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+            echo "bench: installing $2 for $1" >&2
+            apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
+        else
+            echo "bench: $1 is missing; install the Debian package $2" >&2
+            exit 1
+        fi
+    fi
+}
+[ -x /usr/bin/time ] || need /usr/bin/time time
+need xmllint libxml2-utils
+TIME=/usr/bin/time
+
+echo "bench: swift build -c release" >&2
+swift build -c release >&2
+
+mkdir -p "$DATA"
+for entry in "${LOGBOOKS[@]}"; do
+    name=${entry%%|*}
+    args=${entry#*|}
+    if [ ! -s "$DATA/$name" ]; then
+        echo "bench: make-logbook $args --out $DATA/$name" >&2
+        # shellcheck disable=SC2086 # args is a word list
+        "$MAKE_LOGBOOK" $args --out "$DATA/$name.partial"
+        mv "$DATA/$name.partial" "$DATA/$name"
+    fi
+done
+
+RESULTS="$DATA/results.md"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# measure LABEL FILE_BYTES COMMAND...: runs the command RUNS times under GNU time and
+# prints one table row with the fastest run (its wall time and peak RSS).
+measure() {
+    local label=$1 bytes=$2
+    shift 2
+    local best_s="" best_kb="" rc=0 i t0 t1 s kb
+    for ((i = 0; i < RUNS; i++)); do
+        rc=0
+        # GNU time gives the peak RSS; the wall time is taken around it in nanoseconds,
+        # since its own %e has only 10 ms resolution (too coarse for cat).
+        t0=$(date +%s%N)
+        "$TIME" -f '%M' -o "$TMP/time" "$@" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+        t1=$(date +%s%N)
+        if [ "$rc" -ne 0 ]; then
+            break
+        fi
+        s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+        kb=$(tail -n 1 "$TMP/time")
+        if [ -z "$best_s" ] || awk -v a="$s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
+            best_s=$s
+            best_kb=$kb
+        fi
+    done
+    if [ "$rc" -ne 0 ]; then
+        printf '| %s | %s | FAILED (exit %s) | | |\n' "$(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')" "$label" "$rc"
+        {
+            echo "bench: '$label' failed with exit status $rc:"
+            tail -n 20 "$TMP/stderr"
+        } >&2
+        return 0
+    fi
+    awk -v b="$bytes" -v s="$best_s" -v kb="$best_kb" -v label="$label" 'BEGIN {
+        rate = s > 0 ? sprintf("%.0f", b / 1e6 / s) : "n/a"
+        printf "| %.1f MB | %s | %.3f | %.1f | %s |\n", b / 1e6, label, s, kb * 1024 / 1e6, rate
+    }'
+}
+
+{
+    echo "| file | command | seconds | peak MB | MB/s |"
+    echo "| ---: | --- | ---: | ---: | ---: |"
+    for entry in "${LOGBOOKS[@]}"; do
+        name=${entry%%|*}
+        file="$DATA/$name"
+        bytes=$(stat -c %s "$file")
+        # cat first: it also brings the file into the page cache for the others.
+        measure "cat FILE > /dev/null" "$bytes" sh -c 'cat "$1" > /dev/null' sh "$file"
+        measure "xmllint --stream --noout FILE" "$bytes" xmllint --stream --noout "$file"
+        measure "umilog convert FILE --to csv" "$bytes" "$UMILOG" convert "$file" --to csv -o "$DATA/out.csv"
+        measure "umilog convert FILE --to csv-profile" "$bytes" "$UMILOG" convert "$file" --to csv-profile -o "$DATA/out-profile.csv"
+        measure "umilog inspect FILE" "$bytes" "$UMILOG" inspect "$file"
+    done
+} | tee "$RESULTS"
+echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2
