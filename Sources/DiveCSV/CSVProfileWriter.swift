@@ -46,39 +46,70 @@ public final class CSVProfileWriter {
         return sink.bytes
     }
 
+    /// How a channel's integer-scaled values print.
+    enum Kind {
+        /// Centimetres (depth, ceiling).
+        case length
+        /// Hundredths of a °C.
+        case temperature
+        /// Tenths of a bar.
+        case pressure
+        /// A plain value with this many decimals in its scale (NDL: 0, ppO₂: 2, CNS: 1).
+        case fixed(Int)
+    }
+
+    private func append(_ value: Int, _ kind: Kind) {
+        switch (kind, units.system) {
+        case (.length, .metric): out.scaled(value, places: 2)
+        case (.temperature, .metric): out.scaled(value, places: 2)
+        case (.pressure, .metric): out.scaled(value, places: 1)
+        case (.fixed(let places), _): out.scaled(value, places: places)
+        case (.length, .imperial): out.field(units.depth(units.scaled(value, places: 2)))
+        case (.temperature, .imperial): out.field(units.temperature(units.scaled(value, places: 2)))
+        case (.pressure, .imperial): out.field(units.pressure(units.scaled(value, places: 1)))
+        }
+    }
+
     /// Writes the rows of one dive.
     public func write(_ dive: Dive, header: LogbookHeader) throws {
         guard let profile = dive.profile else { return }
         let width = profile.pressures.isEmpty ? 0 : max(dive.cylinders.count, (profile.pressures.map(\.gasNumber).max() ?? -1) + 1)
         widths.insert(width)
         // Each channel, the cell it lands in, and how its value prints.
-        var channels: [(series: Series, cell: Int, text: (Int) -> String?)] = []
-        let u = units
-        func add(_ s: Series?, _ cell: Int, _ f: @escaping (Int) -> String?) { if let s { channels.append((s, cell, f)) } }
-        add(profile.depth, 0) { u.depth(u.scaled($0, places: 2)) }
-        add(profile.temperature, 1) { u.temperature(u.scaled($0, places: 2)) }
-        add(profile.ndl, 2) { String($0) }
-        add(profile.tts, 3) { String($0) }
-        add(profile.ceiling, 4) { u.depth(u.scaled($0, places: 2)) }
-        add(profile.ppo2, 5) { CSVNumber.format(u.scaled($0, places: 2)) }
-        add(profile.cns, 6) { CSVNumber.format(u.scaled($0, places: 1)) }
-        add(profile.gradientFactor, 7) { String($0) }
+        var channels: [(series: Series, cell: Int, kind: Kind)] = []
+        func add(_ s: Series?, _ cell: Int, _ kind: Kind) { if let s { channels.append((s, cell, kind)) } }
+        add(profile.depth, 0, .length)
+        add(profile.temperature, 1, .temperature)
+        add(profile.ndl, 2, .fixed(0))
+        add(profile.tts, 3, .fixed(0))
+        add(profile.ceiling, 4, .length)
+        add(profile.ppo2, 5, .fixed(2))
+        add(profile.cns, 6, .fixed(1))
+        add(profile.gradientFactor, 7, .fixed(0))
         let eventsCell = 8
-        for p in profile.pressures { add(p.series, 9 + p.gasNumber) { u.pressure(u.scaled($0, places: 1)) } }
-        var cells = [String?](repeating: nil, count: 9 + width)
+        for p in profile.pressures { add(p.series, 9 + p.gasNumber, .pressure) }
+        // Cells of the current row: which channel fills each (-1: empty).
+        let cellCount = 9 + width
+        var filled = [Int](repeating: -1, count: cellCount)
+        var values = [Int](repeating: 0, count: cellCount)
         var cursors = [Int](repeating: 0, count: channels.count)
         let events = profile.events.sorted { $0.time < $1.time }
         var eventCursor = 0
+        // The fields every row of this dive repeats, escaped once.
         let start = dive.startedAt
-        let number = dive.number.map(String.init)
+        let lead = [dive.number.map(String.init), start?.csvDate, start?.csvTime, start?.csvOffset]
+            .map { CSVBuffer.encode($0) }
+        let prefix = Array(lead.joined(separator: [UInt8(ascii: ",")]))
+        let id = CSVBuffer.encode(dive.uuid)
         while true {
             var t = Int.max
-            for (i, c) in channels.enumerated() where cursors[i] < c.series.count { t = min(t, c.series.times[cursors[i]]) }
+            for i in channels.indices where cursors[i] < channels[i].series.count { t = min(t, channels[i].series.times[cursors[i]]) }
             if eventCursor < events.count { t = min(t, events[eventCursor].time) }
             if t == Int.max { break }
-            for i in cells.indices { cells[i] = nil }
-            for (i, c) in channels.enumerated() where cursors[i] < c.series.count && c.series.times[cursors[i]] == t {
-                cells[c.cell] = c.text(c.series.values[cursors[i]])
+            for i in filled.indices { filled[i] = -1 }
+            for i in channels.indices where cursors[i] < channels[i].series.count && channels[i].series.times[cursors[i]] == t {
+                filled[channels[i].cell] = i
+                values[channels[i].cell] = channels[i].series.values[cursors[i]]
                 cursors[i] += 1
             }
             var labels: [String] = []
@@ -86,15 +117,17 @@ public final class CSVProfileWriter {
                 labels.append(Self.describe(events[eventCursor], cylinders: dive.cylinders))
                 eventCursor += 1
             }
-            if !labels.isEmpty { cells[eventsCell] = labels.joined(separator: "; ") }
-            out.field(number)
-            out.field(start?.csvDate)
-            out.field(start?.csvTime)
-            out.field(start?.csvOffset)
-            out.field(CSVNumber.format(Double(t) / 1000))
-            for c in cells[0...eventsCell] { out.field(c) }
-            out.field(dive.uuid)
-            for c in cells[(eventsCell + 1)...] { out.field(c) }
+            out.raw(prefix)
+            out.scaled(t, places: 3)
+            for cell in 0..<cellCount {
+                if cell == eventsCell {
+                    if labels.isEmpty { out.empty() } else { out.field(labels.joined(separator: "; ")) }
+                    out.raw(id)
+                    continue
+                }
+                let channel = filled[cell]
+                if channel < 0 { out.empty() } else { append(values[cell], channels[channel].kind) }
+            }
             try out.endRecord()
         }
     }

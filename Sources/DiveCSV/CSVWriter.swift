@@ -42,6 +42,55 @@ struct CSVBuffer {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends bytes that are already a field (or several, with their commas).
+    mutating func raw(_ encoded: [UInt8]) {
+        if !firstField { bytes.append(UInt8(ascii: ",")) }
+        firstField = false
+        bytes.append(contentsOf: encoded)
+    }
+
+    /// Appends an empty field.
+    mutating func empty() {
+        if !firstField { bytes.append(UInt8(ascii: ",")) }
+        firstField = false
+    }
+
+    /// Appends `value / 10^places` as a plain decimal, exactly, without trailing zeros.
+    mutating func scaled(_ value: Int, places: Int) {
+        if !firstField { bytes.append(UInt8(ascii: ",")) }
+        firstField = false
+        var v = value
+        if v < 0 { bytes.append(UInt8(ascii: "-")); v = -v }
+        var divisor = 1
+        for _ in 0..<places { divisor *= 10 }
+        appendDigits(v / divisor)
+        var fraction = v % divisor
+        guard fraction != 0 else { return }
+        var digits = places
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        bytes.append(UInt8(ascii: "."))
+        var scale = 1
+        for _ in 1..<max(digits, 1) { scale *= 10 }
+        while scale > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / scale % 10))
+            scale /= 10
+        }
+    }
+
+    private mutating func appendDigits(_ v: Int) {
+        if v >= 10 { appendDigits(v / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(v % 10))
+    }
+
+    /// The bytes of one field, escaped, without a separator.
+    static func encode(_ text: String?) -> [UInt8] {
+        final class Bytes: ByteSink { var b: [UInt8] = []; func write(_ x: UnsafeRawBufferPointer) throws { b.append(contentsOf: x) } }
+        let sink = Bytes()
+        var buffer = CSVBuffer(sink: sink)
+        buffer.field(text)
+        return buffer.bytes
+    }
+
     mutating func endRecord() throws {
         bytes.append(0x0D)
         bytes.append(0x0A)

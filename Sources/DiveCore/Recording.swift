@@ -78,9 +78,18 @@ public struct Profile: Sendable, Hashable {
 
     /// Number of distinct sample instants over all channels.
     public var sampleCount: Int {
-        var all = Set<Int>()
-        for s in allSeries { all.formUnion(s.times) }
-        return all.count
+        let series = allSeries
+        if series.count == 1 { return series[0].count }
+        // Merge the channels' (increasing) times, counting each instant once.
+        var cursors = [Int](repeating: 0, count: series.count)
+        var count = 0
+        while true {
+            var t = Int.max
+            for (i, s) in series.enumerated() where cursors[i] < s.count { t = min(t, s.times[cursors[i]]) }
+            if t == Int.max { return count }
+            count += 1
+            for (i, s) in series.enumerated() where cursors[i] < s.count && s.times[cursors[i]] == t { cursors[i] += 1 }
+        }
     }
 
     /// Every channel present, in a fixed order.

@@ -5,10 +5,12 @@ struct Reading {
     var value: DecimalNumber
 }
 
-/// One `<waypoint>` as read, before it is split into channels.
+/// One `<waypoint>` as read, before it is split into channels. Plain data with no
+/// references, so that reading millions of them costs no reference counting: its tank
+/// pressures live in ``DiveDraft/pressures`` (`pressureStart..<pressureEnd`), its rarer
+/// switches, markers and modes in per-dive tables keyed by `order`.
 struct WaypointDraft {
     var order: Int
-    var line: Int
     var time: DecimalNumber?
     var depth: DecimalNumber?
     var temperature: DecimalNumber?
@@ -16,11 +18,20 @@ struct WaypointDraft {
     var ppo2: DecimalNumber?
     var cns: DecimalNumber?
     var gradientFactor: DecimalNumber?
-    var tankPressures: [(ref: String?, value: DecimalNumber)] = []
-    var switchMix: String?
-    var markers: [String] = []
-    /// `<divemode @type>`; an empty string for a `<divemode>` with no type.
-    var divemode: String?
+    var pressureStart = 0
+    var pressureEnd = 0
+
+    init(order: Int, pressureStart: Int) {
+        self.order = order
+        self.pressureStart = pressureStart
+        self.pressureEnd = pressureStart
+    }
+}
+
+/// A `<tankpressure>` reading: `ref` indexes ``DiveDraft/refs`` (-1 when it had no `@ref`).
+struct PressureReading {
+    var ref: Int
+    var value: DecimalNumber
 }
 
 /// One `<tankdata>` as read.
@@ -54,6 +65,15 @@ struct DiveDraft {
     var lead: DecimalNumber?
     var tanks: [TankDraft] = []
     var waypoints: [WaypointDraft] = []
+    var pressures: [PressureReading] = []
+    /// Distinct `@ref`s of the dive's tank pressures, in order of first use.
+    var refs: [String] = []
+    /// `<switchmix @ref>` by waypoint order.
+    var switches: [Int: String] = [:]
+    /// `<setmarker>` texts by waypoint order.
+    var markers: [Int: [String]] = [:]
+    /// `<divemode @type>` by waypoint order (empty for a `<divemode>` with no type).
+    var divemodes: [Int: String] = [:]
     var greatestDepth: DecimalNumber?
     var averageDepth: DecimalNumber?
     var duration: DecimalNumber?

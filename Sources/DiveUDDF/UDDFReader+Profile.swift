@@ -5,14 +5,18 @@ extension UDDFState {
     /// own `<divetime>`, and ties pressure channels and gas switches to cylinders.
     func readProfile(_ d: DiveDraft, cylinders: inout [CylinderDraft], recording: inout Recording, path: String) -> Profile? {
         guard !d.waypoints.isEmpty else { return nil }
-        var timed: [(ms: Int, w: WaypointDraft)] = []
-        timed.reserveCapacity(d.waypoints.count)
+        // Each waypoint's time in ms; the order to visit them is by that time (stable).
+        var times = [Int](repeating: -1, count: d.waypoints.count)
         var timeless = 0
         var negative = 0
-        for w in d.waypoints {
+        var sorted = true
+        var previous = Int.min
+        for (i, w) in d.waypoints.enumerated() {
             guard let t = w.time, let ms = t.scaledInteger(3) else { timeless += 1; continue }
             guard ms >= 0 else { negative += 1; continue }
-            timed.append((ms, w))
+            times[i] = ms
+            if ms < previous { sorted = false }
+            previous = ms
         }
         if timeless > 0 {
             report(.dropped, "uddf.waypoint-without-time", "\(timeless) waypoint\(timeless == 1 ? " has" : "s have") no <divetime>, so nothing can place \(timeless == 1 ? "its readings" : "their readings"); not carried", path: path, line: d.line)
@@ -20,10 +24,9 @@ extension UDDFState {
         if negative > 0 {
             report(.dropped, "uddf.waypoint-negative-time", "\(negative) waypoint\(negative == 1 ? "" : "s") carry a negative <divetime>; not carried", path: path, line: d.line)
         }
-        var sorted = true
-        for i in timed.indices.dropFirst() where timed[i].ms < timed[i - 1].ms { sorted = false; break }
+        var order = d.waypoints.indices.filter { times[$0] >= 0 }
         if !sorted {
-            timed.sort { $0.ms != $1.ms ? $0.ms < $1.ms : $0.w.order < $1.w.order }
+            order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
             report(.resolved, "uddf.waypoints-out-of-order", "waypoints are not in time order; ordered by their own <divetime>", path: path, line: d.line)
         }
 
@@ -38,6 +41,12 @@ extension UDDFState {
         var modeChanged = false
         var unknownMode: String?
         var switchWithoutCylinder: Set<String> = []
+        var cylindersForRef = d.refs.map { ref -> [Int] in
+            if let i = cylinders.firstIndex(where: { $0.id == ref }) { return [i] }
+            return cylinders.indices.filter { cylinders[$0].mix == ref }
+        }
+        var taken = [Int](repeating: 0, count: d.refs.count)
+        var touched: [Int] = []
 
         // Cylinder lookup by the ids a tankpressure/switchmix may name.
         func cylindersNamed(_ ref: String) -> [Int] {
@@ -45,7 +54,9 @@ extension UDDFState {
             return cylinders.indices.filter { cylinders[$0].mix == ref }
         }
 
-        for (ms, w) in timed {
+        for index in order {
+            let ms = times[index]
+            let w = d.waypoints[index]
             if let v = w.depth, let cm = v.scaledInteger(2) { depth.add(ms, cm) }
             if let v = w.temperature {
                 if v < DecimalNumber(100) {
@@ -69,40 +80,42 @@ extension UDDFState {
             if let v = w.gradientFactor, let p = isShearwaterCloud ? v.roundedInteger() : v.scaledInteger(2) {
                 if p < 0 { negativeReadout += 1 } else { gf.add(ms, p) }
             }
-            if !w.tankPressures.isEmpty {
-                var taken: [String: Int] = [:]
-                for (ref, value) in w.tankPressures {
+            if w.pressureEnd > w.pressureStart {
+                let many = w.pressureEnd - w.pressureStart > 1
+                if many { for r in touched { taken[r] = 0 }; touched.removeAll(keepingCapacity: true) }
+                for reading in d.pressures[w.pressureStart..<w.pressureEnd] {
                     var index: Int?
-                    if let ref, !ref.isEmpty {
-                        let candidates = cylindersNamed(ref)
-                        let k = taken[ref, default: 0]
-                        taken[ref] = k + 1
+                    if reading.ref >= 0 {
+                        let candidates = cylindersForRef[reading.ref]
+                        let k = many ? taken[reading.ref] : 0
+                        if many { taken[reading.ref] = k + 1; touched.append(reading.ref) }
                         if k < candidates.count {
                             index = candidates[k]
                         } else if candidates.isEmpty {
                             // Evidence of a tank is evidence of a tank: telemetry under an id
                             // nothing defines becomes a cylinder carrying only its pressures.
-                            var c = CylinderDraft(cylinder: Cylinder(), id: ref, mix: nil)
-                            c.cylinder.gasName = nil
-                            cylinders.append(c)
+                            let ref = d.refs[reading.ref]
+                            cylinders.append(CylinderDraft(cylinder: Cylinder(), id: ref, mix: nil))
                             undefinedTanks.append(ref)
+                            cylindersForRef[reading.ref] = [cylinders.count - 1]
                             index = cylinders.count - 1
                         }
                     } else if cylinders.count == 1 {
                         index = 0
                     }
                     guard let index else { pressureDrops += 1; continue }
+                    let value = reading.value
                     let tenths: Int?
                     if value.isZero || DecimalNumber(1000) <= value { tenths = value.scaledInteger(-4) } else { barPressures += 1; tenths = value.scaledInteger(1) }
                     if let tenths, tenths >= 0 { pressures[index, default: ChannelBuilder()].add(ms, tenths) } else { pressureDrops += 1 }
                 }
             }
-            if let ref = w.switchMix {
+            if !d.switches.isEmpty, let ref = d.switches[w.order] {
                 let target = ref.isEmpty ? [] : cylindersNamed(ref)
                 if target.isEmpty { switchWithoutCylinder.insert(ref) }
                 profile.events.append(Event(time: ms, type: .gasSwitch, gasNumber: target.first))
             }
-            for marker in w.markers {
+            for marker in d.markers.isEmpty ? [] : d.markers[w.order] ?? [] {
                 switch marker {
                 case "deep_stop": profile.events.append(Event(time: ms, type: .deepStop))
                 case "safety_stop": profile.events.append(Event(time: ms, type: .safetyStop))
@@ -110,7 +123,7 @@ extension UDDFState {
                 default: profile.events.append(Event(time: ms, label: marker))
                 }
             }
-            if let mode = w.divemode {
+            if !d.divemodes.isEmpty, let mode = d.divemodes[w.order] {
                 if modeStated == nil {
                     modeStated = mode
                     switch mode.lowercased() {

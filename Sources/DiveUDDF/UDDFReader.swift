@@ -57,16 +57,17 @@ public final class UDDFReader: DiveSource {
 /// header built so far.
 final class UDDFState: XMLEventHandler {
     let file: String
-    weak var parser: XMLPushParser?
+    /// The parser feeding this state; it is owned by the same reader and outlives every callback.
+    unowned(unsafe) var parser: XMLPushParser?
     var header = LogbookHeader()
-    var findings: [Finding] = []
+    @exclusivity(unchecked) var findings: [Finding] = []
     var ready: [Dive] = []
     var readyHead = 0
 
-    private var tags = TagTable()
-    private var stack: [Tag] = []
-    private var text: [UInt8] = []
-    private var capturing = false
+    @exclusivity(unchecked) private var tags = TagTable()
+    @exclusivity(unchecked) private var stack: [Tag] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var capturing = false
     private var sawRoot = false
 
     // Header records.
@@ -99,10 +100,18 @@ final class UDDFState: XMLEventHandler {
     private var mix: MixDraft?
     private var deco: DecoDraft?
     private var guideID: String?
-    var dive: DiveDraft?
-    private var tank: TankDraft?
-    private var waypoint: WaypointDraft?
-    private var pendingTankRef: String??
+    @exclusivity(unchecked) var dive: DiveDraft?
+    @exclusivity(unchecked) private var tank: TankDraft?
+    @exclusivity(unchecked) private var waypoint = WaypointDraft(order: 0, pressureStart: 0)
+    /// The `@ref` index of the `<tankpressure>` being read (-1: none).
+    @exclusivity(unchecked) private var pendingTankRef = -1
+    /// Flags for the records being read: cheaper to test than the optional drafts.
+    @exclusivity(unchecked) private var inDive = false
+    @exclusivity(unchecked) private var inWaypoint = false
+    @exclusivity(unchecked) private var inTank = false
+    /// The last tank-pressure `@ref` seen, to intern refs without building a String each time.
+    @exclusivity(unchecked) private var lastRefBytes: [UInt8] = []
+    @exclusivity(unchecked) private var lastRef = -1
     private var inGenerator = false
 
     init(file: String) { self.file = file }
@@ -142,7 +151,7 @@ final class UDDFState: XMLEventHandler {
         }
         capturing = tag != .other
         if capturing { text.removeAll(keepingCapacity: true) }
-        if dive != nil { startInDive(tag, attributes); return }
+        if inDive { startInDive(tag, attributes); return }
         if tag != .other || attributes.count > 0, let id = attributes.value("id"), !id.isEmpty, definedIDs[id] == nil {
             definedIDs[id] = tag
         }
@@ -181,6 +190,9 @@ final class UDDFState: XMLEventHandler {
         case .dive where p == .repetitiongroup || p == .profiledata:
             dive = DiveDraft(id: attributes.value("id"), index: diveIndex, line: line)
             diveIndex += 1
+            inDive = true
+            lastRef = -1
+            lastRefBytes.removeAll(keepingCapacity: true)
         default: break
         }
     }
@@ -189,15 +201,17 @@ final class UDDFState: XMLEventHandler {
         let p = parent()
         switch tag {
         case .waypoint:
-            waypoint = WaypointDraft(order: dive!.waypoints.count, line: line)
-        case .tankpressure where waypoint != nil:
-            pendingTankRef = .some(attributes.value("ref"))
-        case .switchmix where waypoint != nil:
-            waypoint?.switchMix = attributes.value("ref") ?? ""
-        case .divemode where waypoint != nil:
-            waypoint?.divemode = attributes.value("type") ?? ""
+            waypoint = WaypointDraft(order: dive!.waypoints.count, pressureStart: dive!.pressures.count)
+            inWaypoint = true
+        case .tankpressure where inWaypoint:
+            pendingTankRef = internRef(attributes.rawValue("ref"))
+        case .switchmix where inWaypoint:
+            dive?.switches[waypoint.order] = attributes.value("ref") ?? ""
+        case .divemode where inWaypoint:
+            dive?.divemodes[waypoint.order] = attributes.value("type") ?? ""
         case .tankdata:
             tank = TankDraft(id: attributes.value("id"), line: line)
+            inTank = true
         case .link:
             let ref = attributes.value("ref") ?? ""
             switch p {
@@ -219,7 +233,7 @@ final class UDDFState: XMLEventHandler {
     func endElement(_ localName: UnsafePointer<UInt8>) {
         guard let tag = stack.last else { return }
         defer { stack.removeLast(); capturing = false }
-        if dive != nil { endInDive(tag); return }
+        if inDive { endInDive(tag); return }
         let p = parent()
         switch tag {
         case .generator where p == .uddf:
@@ -312,29 +326,30 @@ final class UDDFState: XMLEventHandler {
 
     private func endInDive(_ tag: Tag) {
         let p = parent()
-        if waypoint != nil {
+        if inWaypoint {
             switch tag {
-            case .divetime: waypoint?.time = waypointNumber("divetime")
-            case .depth: waypoint?.depth = waypointNumber("depth")
-            case .temperature: waypoint?.temperature = waypointNumber("temperature")
-            case .nodecotime: waypoint?.ndl = waypointNumber("nodecotime")
-            case .calculatedpo2: waypoint?.ppo2 = waypointNumber("calculatedpo2")
-            case .cns: waypoint?.cns = waypointNumber("cns")
-            case .gradientfactor: waypoint?.gradientFactor = waypointNumber("gradientfactor")
+            case .divetime: waypoint.time = waypointNumber("divetime")
+            case .depth: waypoint.depth = waypointNumber("depth")
+            case .temperature: waypoint.temperature = waypointNumber("temperature")
+            case .nodecotime: waypoint.ndl = waypointNumber("nodecotime")
+            case .calculatedpo2: waypoint.ppo2 = waypointNumber("calculatedpo2")
+            case .cns: waypoint.cns = waypointNumber("cns")
+            case .gradientfactor: waypoint.gradientFactor = waypointNumber("gradientfactor")
             case .tankpressure:
                 if let v = waypointNumber("tankpressure") {
-                    waypoint?.tankPressures.append((ref: pendingTankRef.flatMap { $0 }, value: v))
+                    dive?.pressures.append(PressureReading(ref: pendingTankRef, value: v))
                 }
-                pendingTankRef = nil
-            case .setmarker: if let s = string() { waypoint?.markers.append(s) }
+                pendingTankRef = -1
+            case .setmarker: if let s = string() { dive?.markers[waypoint.order, default: []].append(s) }
             case .waypoint:
-                if let w = waypoint { dive?.waypoints.append(w) }
-                waypoint = nil
+                waypoint.pressureEnd = dive?.pressures.count ?? waypoint.pressureStart
+                dive?.waypoints.append(waypoint)
+                inWaypoint = false
             default: break
             }
             return
         }
-        if tank != nil {
+        if inTank {
             switch tag {
             case .tankvolume: tank?.volume = diveNumber("tankvolume")
             case .tankpressurebegin: tank?.begin = diveNumber("tankpressurebegin")
@@ -342,6 +357,7 @@ final class UDDFState: XMLEventHandler {
             case .tankdata:
                 if let t = tank { dive?.tanks.append(t) }
                 tank = nil
+                inTank = false
             default: break
             }
             return
@@ -374,12 +390,30 @@ final class UDDFState: XMLEventHandler {
              .text where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive):
             if let s = string() { dive?.notes.append(s) }
         case .dive:
+            inDive = false
             if let draft = dive {
                 dive = nil
                 if let built = finishDive(draft) { ready.append(built) }
             }
         default: break
         }
+    }
+
+    /// The index of a tank-pressure `@ref` in the dive's `refs` (-1 for none), comparing
+    /// bytes with the last one seen before building a String.
+    private func internRef(_ raw: UnsafeBufferPointer<UInt8>?) -> Int {
+        guard let raw, raw.count > 0 else { return -1 }
+        if lastRef >= 0 && raw.elementsEqual(lastRefBytes) { return lastRef }
+        let text = String(decoding: raw, as: UTF8.self)
+        var index = dive?.refs.firstIndex(of: text) ?? -1
+        if index < 0 {
+            index = dive?.refs.count ?? 0
+            dive?.refs.append(text)
+        }
+        lastRef = index
+        lastRefBytes.removeAll(keepingCapacity: true)
+        lastRefBytes.append(contentsOf: raw)
+        return index
     }
 
     // MARK: Text

@@ -147,14 +147,15 @@ extension Tag {
 
 /// Maps libxml2's interned element names to tags. libxml2 interns every name in its parser
 /// dictionary, so the pointer identifies the name: one dictionary lookup per distinct name,
-/// then an integer-keyed cache hit per element.
+/// then a hit in a small direct-mapped cache per element.
 struct TagTable {
-    private var cache: [UnsafeRawPointer: Tag] = [:]
+    private var keys = [UInt](repeating: 0, count: 256)
+    private var values = [Tag](repeating: .other, count: 256)
 
     mutating func tag(_ name: UnsafePointer<UInt8>) -> Tag {
-        let key = UnsafeRawPointer(name)
-        if let hit = cache[key] { return hit }
-        if cache.count > 4096 { cache.removeAll(keepingCapacity: true) }
+        let key = UInt(bitPattern: name)
+        let slot = Int(truncatingIfNeeded: (key >> 3) ^ (key >> 11)) & 255
+        if keys[slot] == key { return values[slot] }
         var bytes: [UInt8] = []
         var p = name
         while p.pointee != 0 {
@@ -163,7 +164,8 @@ struct TagTable {
             p += 1
         }
         let tag = Tag.byName[String(decoding: bytes, as: UTF8.self)] ?? .other
-        cache[key] = tag
+        keys[slot] = key
+        values[slot] = tag
         return tag
     }
 }

@@ -21,6 +21,21 @@ struct XMLAttributes {
     let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
 
+    /// The raw bytes of the attribute whose local name matches `name` case-insensitively,
+    /// with surrounding whitespace stripped; valid only during the callback.
+    func rawValue(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for i in 0..<count {
+            guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
+            guard var start = base[i * 5 + 3], var end = base[i * 5 + 4] else { return UnsafeBufferPointer(start: nil, count: 0) }
+            func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+            while start < end, space(start.pointee) { start += 1 }
+            while end > start, space((end - 1).pointee) { end -= 1 }
+            return UnsafeBufferPointer(start: start, count: end - start)
+        }
+        return nil
+    }
+
     /// The value of the attribute whose local name matches `name` case-insensitively
     /// (UDDF 2.x spells them `ID` and `REF`), with surrounding whitespace stripped.
     func value(_ name: StaticString) -> String? {
@@ -73,14 +88,15 @@ final class XMLPushParser {
     private let displayName: String
     private var buffer: [UInt8]
     private var finished = false
-    private unowned let handler: any XMLEventHandler
+    /// The owner of this parser; it outlives it.
+    private unowned(unsafe) let handler: any XMLEventHandler
 
     /// The first fatal error the parse met, if any.
     private(set) var error: DiveError?
     /// True while the final, empty chunk is being parsed.
     private var terminating = false
     /// Names of the elements open at this point (interned by libxml2, so stable).
-    private var openElements: [UnsafePointer<UInt8>] = []
+    @exclusivity(unchecked) private var openElements: [UnsafePointer<UInt8>] = []
     /// Bytes consumed so far.
     private(set) var bytesRead: Int = 0
 
@@ -162,20 +178,24 @@ final class XMLPushParser {
         sax.initialized = umilog_sax2_magic()
         sax.startElementNs = { ctx, localName, _, _, _, _, nbAttributes, _, attributes in
             guard let ctx, let localName else { return }
-            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
-            parser.openElements.append(localName)
-            parser.handler.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes)))
+            // Guaranteed (not retained) references: one SAX event costs no reference counting.
+            Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.openElements.append(localName)
+                parser.handler.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes)))
+            }
         }
         sax.endElementNs = { ctx, localName, _, _ in
             guard let ctx, let localName else { return }
-            let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
-            parser.handler.endElement(localName)
-            if !parser.openElements.isEmpty { parser.openElements.removeLast() }
+            Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                parser.handler.endElement(localName)
+                if !parser.openElements.isEmpty { parser.openElements.removeLast() }
+            }
         }
         sax.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
-            Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue().handler
-                .characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
+            Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
+            }
         }
         sax.cdataBlock = sax.characters
         sax.internalSubset = { ctx, _, _, _ in
