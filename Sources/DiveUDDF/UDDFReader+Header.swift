@@ -28,13 +28,23 @@ extension UDDFState {
         return Position(latitude: la, longitude: lo)
     }
 
+    /// A record's required name, or `nil` after reporting that the record, and every link
+    /// to it, is not carried (a nameless site, buddy, piece of gear or trip).
+    private func requiredName(_ name: String?, of record: String, requiring what: String, id: String?, code: String, path: String, line: Int) -> String? {
+        if let name { return name }
+        if let id { droppedIDs.insert(id) }
+        report(.dropped, code, "\(record) has no name, which \(what) requires; it and every link to it are not carried", path: path, line: line)
+        return nil
+    }
+
+    /// Paragraphs joined by a blank line; `nil` when there are none.
+    private func paragraphs(_ notes: [String]) -> String? {
+        notes.isEmpty ? nil : notes.joined(separator: "\n\n")
+    }
+
     func finishSite(_ d: SiteDraft) {
         let path = "site/\(d.index)"
-        guard let name = d.name else {
-            if let id = d.id { droppedIDs.insert(id) }
-            report(.dropped, "uddf.site-without-name", "a dive site has no name, which a site requires; it and every dive's link to it are not carried", path: path, line: d.line)
-            return
-        }
+        guard let name = requiredName(d.name, of: "a dive site", requiring: "a site", id: d.id, code: "uddf.site-without-name", path: path, line: d.line) else { return }
         var s = Site(uuid: identity("site", d.id, index: d.index), name: name)
         var seen: Set<String> = [name.lowercased()]
         for alias in d.aliases where seen.insert(alias.lowercased()).inserted {
@@ -62,22 +72,18 @@ extension UDDFState {
         }
         s.depthFrom = from?.doubleValue
         s.depthTo = to?.doubleValue
-        if !d.notes.isEmpty { s.notes = d.notes.joined(separator: "\n\n") }
+        s.notes = paragraphs(d.notes)
         if let id = d.id { siteUUIDs[id] = s.uuid }
         header.sites.append(s)
     }
 
     func finishBuddy(_ d: PersonDraft) {
         let path = "buddy/\(d.index)"
-        guard let name = d.fullName else {
-            if let id = d.id { droppedIDs.insert(id) }
-            report(.dropped, "uddf.buddy-without-name", "a buddy has no name, which a person requires; it and every dive's link to it are not carried", path: path, line: d.line)
-            return
-        }
+        guard let name = requiredName(d.fullName, of: "a buddy", requiring: "a person", id: d.id, code: "uddf.buddy-without-name", path: path, line: d.line) else { return }
         var p = Person(uuid: identity("person", d.id, index: d.index), name: name)
         p.email = validEmail(d.email, path: path, line: d.line)
         p.phone = d.phone ?? d.mobile
-        if !d.notes.isEmpty { p.notes = d.notes.joined(separator: "\n\n") }
+        p.notes = paragraphs(d.notes)
         if let id = d.id {
             personUUIDs[id] = p.uuid
             if d.student { studentIDs.insert(id) }
@@ -120,11 +126,7 @@ extension UDDFState {
         if let id = d.id, let v = d.volume, let litres = cylinderVolume(v, path: path, line: d.line) {
             gearVolumes[id] = litres
         }
-        guard let name = d.name else {
-            if let id = d.id { droppedIDs.insert(id) }
-            report(.dropped, "uddf.gear-without-name", "a piece of equipment (<\(d.tag)>) has no name, which a gear item requires; not carried", path: path, line: d.line)
-            return
-        }
+        guard let name = requiredName(d.name, of: "a piece of equipment (<\(d.tag)>)", requiring: "a gear item", id: d.id, code: "uddf.gear-without-name", path: path, line: d.line) else { return }
         var g = GearItem(uuid: identity("gear", d.id, index: d.index), name: name, type: gearType(d))
         g.brand = d.brand
         g.serial = d.serial
@@ -132,7 +134,7 @@ extension UDDFState {
             g.volume = d.id.flatMap { gearVolumes[$0] }?.doubleValue
             g.material = d.material.flatMap { CylinderMaterial(rawValue: $0.lowercased()) }
         }
-        if !d.notes.isEmpty { g.notes = d.notes.joined(separator: "\n\n") }
+        g.notes = paragraphs(d.notes)
         if let id = d.id { gearUUIDs[id] = g.uuid }
         header.gear.append(g)
     }
@@ -160,11 +162,7 @@ extension UDDFState {
 
     func finishTrip(_ d: TripDraft) {
         let path = "trip/\(d.index)"
-        guard let name = d.name else {
-            if let id = d.id { droppedIDs.insert(id) }
-            report(.dropped, "uddf.trip-without-name", "a trip has no name, which a trip requires; it and every dive's membership in it are not carried", path: path, line: d.line)
-            return
-        }
+        guard let name = requiredName(d.name, of: "a trip", requiring: "a trip", id: d.id, code: "uddf.trip-without-name", path: path, line: d.line) else { return }
         var t = Trip(uuid: identity("trip", d.id, index: d.index), name: name)
         for part in d.parts {
             var p = TripPart()
@@ -175,7 +173,7 @@ extension UDDFState {
             }
             if p.startsOn != nil || p.endsOn != nil || p.location != nil { t.parts.append(p) }
         }
-        if !d.notes.isEmpty { t.notes = d.notes.joined(separator: "\n\n") }
+        t.notes = paragraphs(d.notes)
         if let id = d.id { tripUUIDs[id] = t.uuid }
         header.trips.append(t)
     }
