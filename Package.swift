@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "DiveUDDF", dependencies: ["DiveCore", "CLibXML2"]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveUDDF", "DiveCSV"]),
+        .target(name: "DiveJSON", dependencies: ["DiveCore"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveUDDF", "DiveCSV", "DiveJSON"]),
         .executableTarget(
             name: "umilog",
             dependencies: [
@@ -35,6 +36,7 @@ let package = Package(
         .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
+        .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

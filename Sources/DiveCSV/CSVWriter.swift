@@ -8,11 +8,6 @@ public enum UnitSystem: String, Sendable, CaseIterable {
     case imperial
 }
 
-/// Receives the bytes a writer produces.
-public protocol ByteSink: AnyObject {
-    func write(_ bytes: UnsafeRawBufferPointer) throws
-}
-
 /// RFC 4180 row assembly into a byte buffer that is flushed to a ``ByteSink`` in large
 /// chunks: fields are quoted only when they hold a comma, a quote, CR or LF (or start or end
 /// with a space), quotes are doubled, records end in CRLF, text is UTF-8.

@@ -1,4 +1,5 @@
 import DiveCSV
+import DiveJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,9 +16,11 @@ public struct ConvertOptions: Sendable {
     /// ending in `/`) for one output per input.
     public var output: String?
     public var units: UnitSystem
+    /// The `exported_at` of DiveJSON output; `nil` for now (see ``exportTimestamp()``).
+    public var exportedAt: String?
 
-    public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric) {
-        self.to = to; self.from = from; self.output = output; self.units = units
+    public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil) {
+        self.to = to; self.from = from; self.output = output; self.units = units; self.exportedAt = exportedAt
     }
 }
 
@@ -73,7 +76,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
             }
             used[destination] = input
             do {
-                let output = try OutputBuilder(format: options.to, units: options.units, destination: destination)
+                let output = try OutputBuilder(format: options.to, units: options.units, destination: destination, exportedAt: options.exportedAt)
                 read(input, options: options, into: output, report: &r)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
@@ -91,7 +94,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
     }
     let destination = options.output == "-" ? nil : options.output
     do {
-        let output = try OutputBuilder(format: options.to, units: options.units, destination: destination)
+        let output = try OutputBuilder(format: options.to, units: options.units, destination: destination, exportedAt: options.exportedAt)
         for input in inputs {
             var r = InputReport(path: input)
             read(input, options: options, into: output, report: &r)
@@ -124,8 +127,10 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                 try output.write(dive, header: reader.header)
                 report.dives += 1
                 report.findings += reader.takeFindings()
+                report.findings += output.takeFindings()
             }
             report.findings += reader.takeFindings()
+            output.merge(reader.header)
         }
     } catch let e as DiveError {
         report.error = e
@@ -188,9 +193,12 @@ final class OutputBuilder {
     private let body: AtomicFile
     private var summary: CSVSummaryWriter?
     private var profile: CSVProfileWriter?
+    private var json: DiveJSONWriter?
+    /// The header of every input so far, merged, for formats that write it at the end.
+    private(set) var header = LogbookHeader()
     private let units: UnitSystem
 
-    init(format: FileFormat, units: UnitSystem, destination: String?) throws {
+    init(format: FileFormat, units: UnitSystem, destination: String?, exportedAt: String? = nil) throws {
         self.format = format
         self.destination = destination
         self.units = units
@@ -201,6 +209,9 @@ final class OutputBuilder {
         case .csvProfile:
             body = try AtomicFile(destination: nil)
             profile = CSVProfileWriter(body: body.sink, units: units)
+        case .json:
+            body = try AtomicFile(destination: destination)
+            json = DiveJSONWriter(sink: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
         default:
             throw DiveError("format.unsupported-output", "writing \(format) is not supported yet (supported: \(FileFormat.writable.map(\.rawValue).joined(separator: ", ")))",
                             at: SourceLocation(file: destination ?? "-"))
@@ -210,10 +221,38 @@ final class OutputBuilder {
     func write(_ dive: Dive, header: LogbookHeader) throws {
         if let summary { try summary.write(dive, header: header) }
         if let profile { try profile.write(dive, header: header) }
+        if let json { try json.write(dive, header: header) }
+    }
+
+    /// Findings the writer reported since the last call (what the format could not carry).
+    func takeFindings() -> [Finding] { json?.takeFindings() ?? [] }
+
+    /// Adds what one input's header holds to the merged header (records by uuid, once).
+    func merge(_ h: LogbookHeader) {
+        if header.sourceFormat == nil {
+            header.sourceFormat = h.sourceFormat
+            header.sourceVersion = h.sourceVersion
+            header.sourceGenerator = h.sourceGenerator
+        }
+        if header.diver == nil { header.diver = h.diver }
+        func add<T>(_ existing: inout [T], _ new: [T], _ id: (T) -> String) {
+            var seen = Set(existing.map(id))
+            for item in new where seen.insert(id(item)).inserted { existing.append(item) }
+        }
+        add(&header.sites, h.sites, \.uuid)
+        add(&header.trips, h.trips, \.uuid)
+        add(&header.species, h.species, \.uuid)
+        add(&header.gear, h.gear, \.uuid)
+        add(&header.people, h.people, \.uuid)
     }
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
+        if let json {
+            try json.finish(header: header)
+            if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
+            return
+        }
         if let summary {
             try summary.finish()
             if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }

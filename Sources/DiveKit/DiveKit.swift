@@ -1,5 +1,9 @@
 @_exported import DiveCore
+#if canImport(Glibc)
+import Glibc
+#endif
 @_exported import DiveCSV
+import DiveJSON
 import DiveUDDF
 
 /// The formats umilog knows by name.
@@ -14,7 +18,7 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     /// Formats `convert` can read today.
     public static let readable: [FileFormat] = [.uddf]
     /// Formats `convert` can write today.
-    public static let writable: [FileFormat] = [.csv, .csvProfile]
+    public static let writable: [FileFormat] = [.csv, .csvProfile, .json]
 }
 
 /// Opens a streaming reader for `path` in `format`.
@@ -26,4 +30,29 @@ public func openReader(path: String, format: FileFormat, displayName: String? = 
         throw DiveError("format.unsupported-input", "reading \(format) is not supported yet (supported: \(FileFormat.readable.map(\.rawValue).joined(separator: ", ")))",
                         at: SourceLocation(file: displayName ?? path))
     }
+}
+
+/// This program, as the `generator` of documents it writes.
+public let umilogGenerator = Generator(name: "umilog", version: "0.1.0")
+
+/// The export instant for a document written now, with the machine's UTC offset
+/// (`SOURCE_DATE_EPOCH`, when set, fixes the instant for reproducible output, in UTC).
+public func exportTimestamp() -> String {
+    var seconds = time(nil)
+    var offset = 0
+    if let fixed = getenv("SOURCE_DATE_EPOCH").flatMap({ Int(String(cString: $0)) }) {
+        seconds = time_t(fixed)
+    } else {
+        var local = tm()
+        localtime_r(&seconds, &local)
+        offset = Int(local.tm_gmtoff)
+    }
+    var t = seconds + time_t(offset)
+    var utc = tm()
+    gmtime_r(&t, &utc)
+    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    let sign = offset < 0 ? "-" : "+"
+    let o = abs(offset) / 60
+    let zone = "\(sign)\(two(Int32(o / 60))):\(two(Int32(o % 60)))"
+    return "\(utc.tm_year + 1900)-\(two(utc.tm_mon + 1))-\(two(utc.tm_mday))T\(two(utc.tm_hour)):\(two(utc.tm_min)):\(two(utc.tm_sec))\(zone)"
 }

@@ -187,11 +187,12 @@ extension UDDFState {
         profile.cns = cns.series.isEmpty ? nil : cns.series
         profile.gradientFactor = gf.series.isEmpty ? nil : gf.series
         for index in pressures.keys.sorted() {
-            cylinders[index].cylinder.gasNumber = index
             profile.pressures.append(PressureSeries(gasNumber: index, series: pressures[index]!.series))
         }
-        for i in profile.events.indices where profile.events[i].type == .gasSwitch {
-            if let g = profile.events[i].gasNumber { cylinders[g].cylinder.gasNumber = g }
+        // Cylinders are numbered from 0 in document order, and only where the profile needs
+        // the numbering: a pressure channel or a gas switch that names a cylinder.
+        if !profile.pressures.isEmpty || profile.events.contains(where: { $0.gasNumber != nil }) {
+            for i in cylinders.indices { cylinders[i].cylinder.gasNumber = i }
         }
         profile.duration = profile.allSeries.compactMap(\.times.last).max() ?? 0
         if profile.allSeries.isEmpty {

@@ -16,7 +16,7 @@ struct Convert: ParsableCommand {
     @Argument(help: "Input files (- for standard input).")
     var inputs: [String]
 
-    @Option(help: "Output format: csv (one row per dive) or csv-profile (one row per sample).")
+    @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample) or json (DiveJSON 1.0).")
     var to: FileFormat
 
     @Option(help: "Input format, instead of sniffing it (uddf).")

@@ -18,10 +18,12 @@ func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: pat
         (FileFormat.csv, UnitSystem.metric, "logbook.csv"),
         (.csvProfile, .metric, "logbook.profile.csv"),
         (.csv, .imperial, "logbook.imperial.csv"),
+        (.json, .metric, "logbook.divejson"),
     ])
     func sampleLogbookMatchesItsGolden(format: FileFormat, units: UnitSystem, golden: String) throws {
         let out = Capture()
-        let report = convert(inputs: [Paths.samples + "/logbook.uddf"], options: ConvertOptions(to: format, units: units), standardOutput: out)
+        let options = ConvertOptions(to: format, units: units, exportedAt: "1970-01-01T00:00:00+00:00")
+        let report = convert(inputs: [Paths.samples + "/logbook.uddf"], options: options, standardOutput: out)
         #expect(!report.failed)
         #expect(report.inputs.first?.dives == 5)
         #expect(out.text == (try contents(Paths.samples + "/expected/" + golden)), "re-record with scripts/update-goldens.sh if the change is intended")
