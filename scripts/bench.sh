@@ -105,6 +105,7 @@ measure() {
         measure "xmllint --stream --noout FILE" "$bytes" xmllint --stream --noout "$file"
         measure "umilog convert FILE --to csv" "$bytes" "$UMILOG" convert "$file" --to csv -o "$DATA/out.csv"
         measure "umilog convert FILE --to csv-profile" "$bytes" "$UMILOG" convert "$file" --to csv-profile -o "$DATA/out-profile.csv"
+        measure "umilog convert FILE --to json" "$bytes" "$UMILOG" convert "$file" --to json -o "$DATA/out.divejson"
         measure "umilog inspect FILE" "$bytes" "$UMILOG" inspect "$file"
     done
 } | tee "$RESULTS"
