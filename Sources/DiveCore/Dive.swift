@@ -38,6 +38,8 @@ public struct Dive: Sendable, Hashable {
     public var entryPosition: Position?
     public var exitPosition: Position?
     public var tripUUID: String?
+    /// The dive centre or shop the dive was made with.
+    public var contactUUID: String?
     /// The dive's sites, the first being the primary one.
     public var siteUUIDs: [String] = []
     public var gearUUIDs: [String] = []

@@ -17,6 +17,8 @@ public struct LogbookHeader: Sendable, Hashable {
     public var species: [Species] = []
     public var gear: [GearItem] = []
     public var people: [Person] = []
+    /// Dive centres, shops, places stayed at (§6.18).
+    public var contacts: [Contact] = []
 
     public init() {}
 
@@ -26,6 +28,8 @@ public struct LogbookHeader: Sendable, Hashable {
     public func person(_ uuid: String) -> Person? { people.first { $0.uuid == uuid } }
     /// The trip with this uuid.
     public func trip(_ uuid: String) -> Trip? { trips.first { $0.uuid == uuid } }
+    /// The contact with this uuid.
+    public func contact(_ uuid: String) -> Contact? { contacts.first { $0.uuid == uuid } }
     /// The gear item with this uuid.
     public func gearItem(_ uuid: String) -> GearItem? { gear.first { $0.uuid == uuid } }
 }
@@ -63,7 +67,51 @@ public struct Diver: Sendable, Hashable {
     public var email: String?
     public var phone: String?
     public var bornOn: LocalDate?
+    public var insurances: [Insurance] = []
     public init(uuid: String? = nil, name: String? = nil) { self.uuid = uuid; self.name = name }
+}
+
+/// A diver's dive insurance.
+public struct Insurance: Sendable, Hashable {
+    public var provider: String
+    public var number: String?
+    public var expiresOn: LocalDate?
+    public init(provider: String, number: String? = nil, expiresOn: LocalDate? = nil) {
+        self.provider = provider; self.number = number; self.expiresOn = expiresOn
+    }
+}
+
+/// What a contact is to the diver (§6.18), in the format's fixed order.
+public enum ContactRole: String, Sendable, Hashable, CaseIterable, Comparable {
+    case diveCenter = "dive_center", school, shop, accommodation, liveaboard, club, other
+
+    public static func < (a: ContactRole, b: ContactRole) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A postal address; a country is required.
+public struct Address: Sendable, Hashable {
+    public var street: String?
+    public var city: String?
+    public var postcode: String?
+    public var region: String?
+    public var country: String
+    public init(country: String) { self.country = country }
+}
+
+/// An organisation or place: a dive centre, a shop, where the diver stayed.
+public struct Contact: Sendable, Hashable {
+    public var uuid: String
+    public var name: String
+    public var roles: [ContactRole] = []
+    public var phone: String?
+    public var email: String?
+    public var website: String?
+    public var address: Address?
+    public var position: Position?
+    public var notes: String?
+    public init(uuid: String, name: String) { self.uuid = uuid; self.name = name }
 }
 
 /// A named place (§6.9): a dive site's locality or a trip part's place.
@@ -102,6 +150,8 @@ public struct TripPart: Sendable, Hashable {
     public var startsOn: LocalDate?
     public var endsOn: LocalDate?
     public var location: Location?
+    /// Where the diver stayed: a contact.
+    public var accommodationUUID: String?
     public init(startsOn: LocalDate? = nil, endsOn: LocalDate? = nil, location: Location? = nil) {
         self.startsOn = startsOn; self.endsOn = endsOn; self.location = location
     }

@@ -67,6 +67,7 @@ public final class DiveJSONWriter {
         if !header.sites.isEmpty { out.key("sites"); out.beginArray(); header.sites.forEach(write); out.endArray() }
         if !header.species.isEmpty { out.key("species"); out.beginArray(); header.species.forEach(write); out.endArray() }
         if !header.gear.isEmpty { out.key("gear"); out.beginArray(); header.gear.forEach(write); out.endArray() }
+        if !header.contacts.isEmpty { out.key("contacts"); out.beginArray(); header.contacts.forEach(write); out.endArray() }
         if !header.people.isEmpty { out.key("people"); out.beginArray(); header.people.forEach(write); out.endArray() }
         if let format = header.sourceFormat, format != "divejson" {
             out.key("extensions"); out.beginObject()
@@ -113,6 +114,17 @@ public final class DiveJSONWriter {
         member("email", d.email)
         member("phone", d.phone)
         member("born_on", d.bornOn?.description)
+        if !d.insurances.isEmpty {
+            out.key("insurances"); out.beginArray()
+            for i in d.insurances {
+                out.beginObject()
+                member("provider", i.provider)
+                member("number", i.number)
+                member("expires_on", i.expiresOn?.description)
+                out.endObject()
+            }
+            out.endArray()
+        }
         out.endObject()
     }
 
@@ -142,6 +154,7 @@ public final class DiveJSONWriter {
         member("entry_position", d.entryPosition)
         member("exit_position", d.exitPosition)
         member("trip_uuid", d.tripUUID)
+        member("contact_uuid", d.contactUUID)
         uuids("site_uuids", d.siteUUIDs)
         uuids("gear_uuids", d.gearUUIDs)
         if !d.sightings.isEmpty {
@@ -277,6 +290,7 @@ public final class DiveJSONWriter {
                 member("starts_on", part.startsOn?.description)
                 member("ends_on", part.endsOn?.description)
                 if let l = part.location { out.key("location"); write(l) }
+                member("accommodation_uuid", part.accommodationUUID)
                 out.endObject()
             }
             out.endArray()
@@ -326,6 +340,28 @@ public final class DiveJSONWriter {
         member("working_pressure", g.workingPressure)
         member("material", g.material?.rawValue)
         member("notes", g.notes)
+        out.endObject()
+    }
+
+    private func write(_ c: Contact) {
+        out.beginObject()
+        member("uuid", c.uuid)
+        member("name", c.name)
+        strings("roles", c.roles.map(\.rawValue))
+        member("phone", c.phone)
+        member("email", c.email)
+        member("website", c.website)
+        if let a = c.address {
+            out.key("address"); out.beginObject()
+            member("street", a.street)
+            member("city", a.city)
+            member("postcode", a.postcode)
+            member("region", a.region)
+            member("country", a.country)
+            out.endObject()
+        }
+        member("position", c.position)
+        member("notes", c.notes)
         out.endObject()
     }
 

@@ -244,6 +244,7 @@ final class OutputBuilder {
         add(&header.species, h.species, \.uuid)
         add(&header.gear, h.gear, \.uuid)
         add(&header.people, h.people, \.uuid)
+        add(&header.contacts, h.contacts, \.uuid)
     }
 
     /// Finishes the output and moves it into place (or onto standard output).

@@ -132,6 +132,7 @@ struct PersonDraft {
     var bornOn: String?
     var notes: [String] = []
     var student = false
+    var insurances: [(name: String?, validDate: String?)] = []
 
     var fullName: String? {
         let parts = [first, middle, last].compactMap { $0 }.filter { !$0.isEmpty }
@@ -166,10 +167,38 @@ struct TripDraft {
 }
 
 struct TripPartDraft {
+    /// Position among every `<trippart>` in the file.
+    var index = 0
+    var stay: ContactDraft?
+    var links: [String] = []
+    var hasVessel = false
+    var typeAttribute: String?
     var name: String?
     var location: String?
     var latitude: DecimalNumber?
     var longitude: DecimalNumber?
     var startDate: String?
     var endDate: String?
+}
+
+/// A `<divebase>`, a `<shop>`, or a trip part's `<accomodation>` or `<operator>`: the shapes
+/// a contact is read from.
+struct ContactDraft {
+    enum Kind { case base, shop, accommodation, liveaboard }
+    var kind: Kind
+    var id: String?
+    var line: Int
+    var name: String?
+    var street: String?, city: String?, postcode: String?, province: String?, country: String?
+    var hasAddress = false
+    var phones: [String] = []
+    var mobiles: [String] = []
+    var emails: [String] = []
+    var homepages: [String] = []
+    var notes: [String] = []
+    /// Children of the shape this reader does not read, by element name.
+    var unread: [String] = []
+    var hasContact: Bool { !phones.isEmpty || !mobiles.isEmpty || !emails.isEmpty || !homepages.isEmpty }
+    /// For a trip part's shape: the part's position among every `<trippart>` in the file.
+    var partIndex = 0
 }

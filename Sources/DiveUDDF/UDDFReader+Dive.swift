@@ -259,6 +259,13 @@ extension UDDFState {
                     seenPeople[uuid] = dive.people.count
                     dive.people.append(PersonReference(personUUID: uuid, role: role))
                 }
+            } else if definedIDs[ref] == .divebase || definedIDs[ref] == .shop {
+                linkedContacts.insert(ref)
+                if dive.contactUUID == nil {
+                    dive.contactUUID = identity("contact", ref, index: 0)
+                } else {
+                    report(.dropped, "uddf.second-contact", "the dive links a second dive centre or shop \"\(ref)\"; a dive has one, so the first is kept", path: path, line: d.line)
+                }
             } else if let model = decoModels[ref] {
                 out.decoModel = decoModel(model, path: path, line: d.line)
             } else if let device = computers[ref] {

@@ -100,6 +100,16 @@ final class UDDFState: XMLEventHandler {
     private var mix: MixDraft?
     private var deco: DecoDraft?
     private var guideID: String?
+    /// The contact shape being read, and the stack depth of its element.
+    private var contact: ContactDraft?
+    private var contactDepth = 0
+    var baseDrafts: [ContactDraft] = []
+    var shopDrafts: [ContactDraft] = []
+    /// Trip parts' stays, with the trip (index in `header.trips`) and part they belong to.
+    var stayDrafts: [(draft: ContactDraft, trip: Int, part: Int)] = []
+    /// Base and shop ids something links (a dive, a trip part).
+    var linkedContacts: Set<String> = []
+    private var tripPartIndex = 0
     @exclusivity(unchecked) var dive: DiveDraft?
     @exclusivity(unchecked) private var tank: TankDraft?
     @exclusivity(unchecked) private var waypoint = WaypointDraft(order: 0, pressureStart: 0)
@@ -156,6 +166,34 @@ final class UDDFState: XMLEventHandler {
             definedIDs[id] = tag
         }
         let p = parent()
+        if contact != nil {
+            if tag == .guide && p == .divebase {
+                guideID = attributes.value("id")
+            } else if tag == .link && p == .guide {
+                if let g = guideID, let ref = attributes.value("ref") { guideBuddy[g] = ref }
+            } else if stack.count == contactDepth + 1, ![.name, .address, .contact, .notes].contains(tag) {
+                contact?.unread.append(String(cString: localName))
+            }
+            return
+        }
+        switch tag {
+        case .divebase where p == .divesite:
+            contact = ContactDraft(kind: .base, id: attributes.value("id"), line: line)
+            contactDepth = stack.count
+        case .shop where p == .business:
+            contact = ContactDraft(kind: .shop, id: attributes.value("id"), line: line)
+            contactDepth = stack.count
+        case .accomodation where p == .trippart, .accommodation where p == .trippart:
+            contact = ContactDraft(kind: .accommodation, id: attributes.value("id"), line: line)
+            contactDepth = stack.count
+        case .operator where p == .trippart:
+            contact = ContactDraft(kind: .liveaboard, id: nil, line: line)
+            contactDepth = stack.count
+        case .vessel where p == .trippart: tripPart?.hasVessel = true
+        case .link where p == .trippart: if let ref = attributes.value("ref") { tripPart?.links.append(ref) }
+        case .insurance where p == .diveinsurances && isOwner: person?.insurances.append((nil, nil))
+        default: break
+        }
         switch tag {
         case .generator where p == .uddf: inGenerator = true
         case .manufacturer where p == .generator: generatorManufacturerID = attributes.value("id")
@@ -176,7 +214,9 @@ final class UDDFState: XMLEventHandler {
         case .trip where p == .divetrip:
             trip = TripDraft(id: attributes.value("id"), index: tripIndex, line: line)
             tripIndex += 1
-        case .trippart where trip != nil: tripPart = TripPartDraft()
+        case .trippart where trip != nil:
+            tripPart = TripPartDraft(index: tripPartIndex, typeAttribute: attributes.value("type"))
+            tripPartIndex += 1
         case .dateoftrip where tripPart != nil:
             tripPart?.startDate = attributes.value("startdate")
             tripPart?.endDate = attributes.value("enddate")
@@ -235,6 +275,20 @@ final class UDDFState: XMLEventHandler {
         defer { stack.removeLast(); capturing = false }
         if inDive { endInDive(tag); return }
         let p = parent()
+        if contact != nil { endInContact(tag, p); return }
+        switch tag {
+        case .name where p == .insurance && isOwner:
+            if let s = string(), var owner = person, !owner.insurances.isEmpty {
+                owner.insurances[owner.insurances.count - 1].name = s
+                person = owner
+            }
+        case .datetime where p == .validdate && parent(2) == .insurance && isOwner:
+            if let s = string(), var owner = person, !owner.insurances.isEmpty {
+                owner.insurances[owner.insurances.count - 1].validDate = s
+                person = owner
+            }
+        default: break
+        }
         switch tag {
         case .generator where p == .uddf:
             inGenerator = false
@@ -298,6 +352,38 @@ final class UDDFState: XMLEventHandler {
             if let d = deco, !d.id.isEmpty { decoModels[d.id] = d }
             deco = nil
         case .guide: guideID = nil
+        default: break
+        }
+    }
+
+    private func endInContact(_ tag: Tag, _ p: Tag) {
+        let depth = stack.count   // the ending element is still on the stack
+        if depth == contactDepth {
+            guard let draft = contact else { return }
+            contact = nil
+            switch draft.kind {
+            case .base: baseDrafts.append(draft)
+            case .shop: shopDrafts.append(draft)
+            case .accommodation, .liveaboard:
+                var d = draft
+                d.partIndex = tripPart?.index ?? 0
+                tripPart?.stay = d
+            }
+            return
+        }
+        switch tag {
+        case .guide: guideID = nil
+        case .name where depth == contactDepth + 1: contact?.name = string()
+        case .street where p == .address: contact?.street = string(); contact?.hasAddress = true
+        case .city where p == .address: contact?.city = string(); contact?.hasAddress = true
+        case .postcode where p == .address: contact?.postcode = string(); contact?.hasAddress = true
+        case .province where p == .address: contact?.province = string(); contact?.hasAddress = true
+        case .country where p == .address: contact?.country = string(); contact?.hasAddress = true
+        case .phone where p == .contact: if let s = string() { contact?.phones.append(s) }
+        case .mobilephone where p == .contact: if let s = string() { contact?.mobiles.append(s) }
+        case .email where p == .contact: if let s = string() { contact?.emails.append(s) }
+        case .homepage where p == .contact: if let s = string() { contact?.homepages.append(s) }
+        case .para where p == .notes: if let s = string() { contact?.notes.append(s) }
         default: break
         }
     }
@@ -471,5 +557,6 @@ final class UDDFState: XMLEventHandler {
         guard sawRoot else {
             throw DiveError("uddf.empty", "the file holds no XML element", at: SourceLocation(file: file))
         }
+        finishContacts()
     }
 }

@@ -122,6 +122,22 @@ enum Tag: UInt8, CaseIterable {
     case ratingvalue
     case guide
     case divebase
+    case business
+    case shop
+    case accomodation
+    case accommodation
+    case `operator`
+    case vessel
+    case address
+    case street
+    case city
+    case postcode
+    case province
+    case country
+    case homepage
+    case diveinsurances
+    case insurance
+    case validdate
 }
 
 extension Tag {

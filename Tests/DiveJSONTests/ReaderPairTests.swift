@@ -13,11 +13,6 @@ let readerPairs: [String] = {
         .filter { $0.hasSuffix(".uddf") }.map { String($0.dropLast(5)) }.sorted()
 }()
 
-/// Pairs whose expected document needs members the model does not carry yet (contacts,
-/// insurances); issue 3's remaining work. Listed so that a pair that starts passing, or a
-/// new pair, cannot go unnoticed.
-let pendingPairs: Set<String> = ["contacts", "people", "opendiving"]
-
 /// The parsed document without `exported_at` and `generator`.
 func document(_ data: Data) throws -> NSDictionary {
     let object = try JSONSerialization.jsonObject(with: data)
@@ -34,7 +29,7 @@ final class TextSink: ByteSink {
 
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct ReaderPairTests {
-    @Test(arguments: readerPairs.filter { !pendingPairs.contains($0) })
+    @Test(arguments: readerPairs)
     func uddfConvertsToTheExpectedDocument(_ name: String) throws {
         let sink = TextSink()
         let report = convert(inputs: [Paths.fixtures + "/uddf/\(name).uddf"], options: ConvertOptions(to: .json), standardOutput: sink)
@@ -44,8 +39,7 @@ struct ReaderPairTests {
         #expect(produced == (try document(expected)), "diff against fixtures/uddf/\(name).divejson")
     }
 
-    @Test func pendingPairsExist() {
-        #expect(pendingPairs.isSubset(of: Set(readerPairs)))
+    @Test func everyPairIsFound() {
         #expect(readerPairs.count == 13)
     }
 }
