@@ -1,0 +1,294 @@
+import DiveCore
+
+/// A parsed JSON value with where it started in the text. Objects keep their members in
+/// document order (DiveJSON's `format`/`version` rule is about order), numbers keep their
+/// exact text (so a value round-trips digit for digit).
+public struct JSONNode: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        case object([Member])
+        case array([JSONNode])
+        case string(String)
+        /// The number exactly as written.
+        case number(String)
+        case bool(Bool)
+        case null
+    }
+
+    /// One `"name": value` pair.
+    public struct Member: Sendable, Hashable {
+        public var name: String
+        public var line: Int
+        public var column: Int
+        public var value: JSONNode
+    }
+
+    public var value: Value
+    /// 1-based line and column of the value's first character.
+    public var line: Int
+    public var column: Int
+
+    /// The member named `name` (the first, if a document repeats it).
+    public subscript(name: String) -> JSONNode? {
+        guard case .object(let members) = value else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    public var members: [Member] { if case .object(let m) = value { return m } else { return [] } }
+    public var elements: [JSONNode] { if case .array(let e) = value { return e } else { return [] } }
+    public var string: String? { if case .string(let s) = value { return s } else { return nil } }
+    public var numberText: String? { if case .number(let n) = value { return n } else { return nil } }
+    public var isObject: Bool { if case .object = value { return true } else { return false } }
+
+    /// The JSON type's name, for messages.
+    public var typeName: String {
+        switch value {
+        case .object: return "object"
+        case .array: return "array"
+        case .string: return "string"
+        case .number: return "number"
+        case .bool: return "boolean"
+        case .null: return "null"
+        }
+    }
+}
+
+/// A member name that occurs twice in one object: most parsers keep the last silently.
+public struct DuplicateMember: Sendable, Hashable {
+    public var name: String
+    /// JSON path of the object, e.g. `$.dives[0]`.
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var firstLine: Int
+}
+
+/// Parses JSON text (RFC 8259, UTF-8, an optional byte-order mark) over raw bytes. Errors
+/// are ``DiveError``s located by line and column; repeated member names are collected in
+/// ``duplicates`` rather than failing the parse.
+public struct JSONParser {
+    private let bytes: UnsafeRawBufferPointer
+    private let file: String
+    private var i = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    /// Repeated member names met so far.
+    public private(set) var duplicates: [DuplicateMember] = []
+
+    static let maximumDepth = 512
+
+    public init(bytes: UnsafeRawBufferPointer, file: String) {
+        self.bytes = bytes
+        self.file = file
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3; lineStart = 3 }
+    }
+
+    /// Parses the whole text as one value.
+    public mutating func parseDocument() throws -> JSONNode {
+        skipSpace()
+        let node = try parseValue(path: "$")
+        skipSpace()
+        guard i == bytes.count else { throw error("json.trailing", "there is more text after the JSON value ends") }
+        return node
+    }
+
+    private var column: Int { i - lineStart + 1 }
+
+    private func error(_ code: String, _ message: String) -> DiveError {
+        DiveError(code, message, at: SourceLocation(file: file, line: line, column: column))
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0D: i += 1
+            case 0x0A: i += 1; line += 1; lineStart = i
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(path: String) throws -> JSONNode {
+        guard i < bytes.count else { throw error("json.truncated", "the JSON text ends where a value should be; the file looks truncated") }
+        let l = line, c = column
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return JSONNode(value: try parseObject(path: path), line: l, column: c)
+        case UInt8(ascii: "["): return JSONNode(value: try parseArray(path: path), line: l, column: c)
+        case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), line: l, column: c)
+        case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), line: l, column: c)
+        case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), line: l, column: c)
+        case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, line: l, column: c)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(value: .number(try parseNumber()), line: l, column: c)
+        default:
+            throw error("json.syntax", "expected a JSON value, found \(describe(bytes[i]))")
+        }
+    }
+
+    private func describe(_ b: UInt8) -> String {
+        b >= 0x21 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x" + String(b, radix: 16)
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count else { throw error("json.truncated", "the JSON text ends inside a literal; the file looks truncated") }
+        for k in 0..<n where bytes[i + k] != word.utf8Start[k] {
+            throw error("json.syntax", "expected \(word)")
+        }
+        i += n
+    }
+
+    private mutating func parseObject(path: String) throws -> JSONNode.Value {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw error("json.too-deep", "the JSON nests deeper than \(Self.maximumDepth) levels") }
+        i += 1
+        var members: [JSONNode.Member] = []
+        var seen: [String: Int] = [:]
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object([]) }
+        while true {
+            skipSpace()
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an object; the file looks truncated") }
+            guard bytes[i] == UInt8(ascii: "\"") else { throw error("json.syntax", "expected a member name in double quotes, found \(describe(bytes[i]))") }
+            let l = line, c = column
+            let name = try parseString()
+            skipSpace()
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an object; the file looks truncated") }
+            guard bytes[i] == UInt8(ascii: ":") else { throw error("json.syntax", "expected ':' after the member name \"\(name)\"") }
+            i += 1
+            skipSpace()
+            let value = try parseValue(path: path + "." + name)
+            if let first = seen[name] {
+                duplicates.append(DuplicateMember(name: name, path: path, line: l, column: c, firstLine: first))
+            } else {
+                seen[name] = l
+            }
+            members.append(JSONNode.Member(name: name, line: l, column: c, value: value))
+            skipSpace()
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an object; the file looks truncated") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw error("json.syntax", "expected ',' or '}' after a member, found \(describe(bytes[i]))")
+        }
+    }
+
+    private mutating func parseArray(path: String) throws -> JSONNode.Value {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw error("json.too-deep", "the JSON nests deeper than \(Self.maximumDepth) levels") }
+        i += 1
+        var elements: [JSONNode] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array([]) }
+        while true {
+            skipSpace()
+            elements.append(try parseValue(path: "\(path)[\(elements.count)]"))
+            skipSpace()
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an array; the file looks truncated") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+            throw error("json.syntax", "expected ',' or ']' after an array element, found \(describe(bytes[i]))")
+        }
+    }
+
+    private mutating func parseNumber() throws -> String {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func digits() -> Int {
+            let s = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i - s
+        }
+        guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside a number") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if digits() == 0 {
+            throw error("json.syntax", "a number needs digits")
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { throw error("json.syntax", "a number needs digits after its decimal point") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits() > 0 else { throw error("json.syntax", "a number needs digits in its exponent") }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    }
+
+    private mutating func parseString() throws -> String {
+        i += 1
+        var out: [UInt8] = []
+        var start = i
+        while true {
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside a string; the file looks truncated") }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+                i += 1
+                break
+            }
+            if b < 0x20 { throw error("json.syntax", "a string holds an unescaped control character (a raw line break?)") }
+            if b == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+                i += 1
+                guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside a string") }
+                switch bytes[i] {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+                            throw error("json.syntax", "a \\u escape holds half a surrogate pair")
+                        }
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("json.syntax", "a \\u escape holds half a surrogate pair") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("json.syntax", "a \\u escape holds half a surrogate pair")
+                    }
+                    out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+                default:
+                    throw error("json.syntax", "a string holds an unknown escape \\\(describe(bytes[i]))")
+                }
+                i += 1
+                start = i
+                continue
+            }
+            i += 1
+        }
+        guard let s = String(validating: out, as: UTF8.self) else {
+            throw error("json.encoding", "a string is not valid UTF-8")
+        }
+        return s
+    }
+
+    /// Reads the four hex digits after `\u`, leaving `i` on the last one.
+    private mutating func hex4() throws -> UInt32 {
+        guard i + 4 < bytes.count else { throw error("json.truncated", "the JSON text ends inside a \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            i += 1
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case 0x30...0x39: d = UInt32(b - 0x30)
+            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+            default: throw error("json.syntax", "a \\u escape needs four hexadecimal digits")
+            }
+            v = v * 16 + d
+        }
+        return v
+    }
+}
