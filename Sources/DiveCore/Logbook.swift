@@ -19,6 +19,8 @@ public struct LogbookHeader: Sendable, Hashable {
     public var people: [Person] = []
     /// Dive centres, shops, places stayed at (§6.18).
     public var contacts: [Contact] = []
+    /// The document-level `extensions` of a DiveJSON source, kept to be written back.
+    public var extensions: ExtensionValue?
 
     public init() {}
 

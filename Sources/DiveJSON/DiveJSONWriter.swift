@@ -69,7 +69,10 @@ public final class DiveJSONWriter {
         if !header.gear.isEmpty { out.key("gear"); out.beginArray(); header.gear.forEach(write); out.endArray() }
         if !header.contacts.isEmpty { out.key("contacts"); out.beginArray(); header.contacts.forEach(write); out.endArray() }
         if !header.people.isEmpty { out.key("people"); out.beginArray(); header.people.forEach(write); out.endArray() }
-        if let format = header.sourceFormat, format != "divejson" {
+        if let extensions = header.extensions {
+            out.key("extensions")
+            write(extensions)
+        } else if let format = header.sourceFormat, format != "divejson" {
             out.key("extensions"); out.beginObject()
             out.key("divejson"); out.beginObject()
             out.key("converted_from"); out.string(format)
@@ -88,6 +91,23 @@ public final class DiveJSONWriter {
     }
 
     // MARK: Members
+
+    private func write(_ v: ExtensionValue) {
+        switch v {
+        case .object(let members):
+            out.beginObject()
+            for (k, value) in members { out.key(k); write(value) }
+            out.endObject()
+        case .array(let elements):
+            out.beginArray()
+            elements.forEach(write)
+            out.endArray()
+        case .string(let s): out.string(s)
+        case .number(let n): out.raw(n)
+        case .bool(let b): out.bool(b)
+        case .null: out.raw("null")
+        }
+    }
 
     private func member(_ name: String, _ value: String?) { if let value { out.key(name); out.string(value) } }
     private func member(_ name: String, _ value: Int?) { if let value { out.key(name); out.integer(value) } }

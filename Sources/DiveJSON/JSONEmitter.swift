@@ -83,6 +83,9 @@ struct JSONEmitter {
         bytes.append(contentsOf: Array(v.description.utf8))
     }
 
+    /// Writes a value's literal text as it is (a number as read, `null` inside extensions).
+    mutating func raw(_ text: String) { beginValue(); bytes.append(contentsOf: Array(text.utf8)) }
+
     mutating func bool(_ v: Bool) { beginValue(); bytes.append(contentsOf: Array((v ? "true" : "false").utf8)) }
 
     /// Writes an array of integers (a profile channel) without a temporary per element.

@@ -235,6 +235,7 @@ final class OutputBuilder {
             header.sourceGenerator = h.sourceGenerator
         }
         if header.diver == nil { header.diver = h.diver }
+        if header.extensions == nil { header.extensions = h.extensions }
         func add<T>(_ existing: inout [T], _ new: [T], _ id: (T) -> String) {
             var seen = Set(existing.map(id))
             for item in new where seen.insert(id(item)).inserted { existing.append(item) }

@@ -16,7 +16,7 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     public var description: String { rawValue }
 
     /// Formats `convert` can read today.
-    public static let readable: [FileFormat] = [.uddf]
+    public static let readable: [FileFormat] = [.uddf, .json]
     /// Formats `convert` can write today.
     public static let writable: [FileFormat] = [.csv, .csvProfile, .json]
 }
@@ -26,6 +26,8 @@ public func openReader(path: String, format: FileFormat, displayName: String? = 
     switch format {
     case .uddf:
         return try UDDFReader(path: path, displayName: displayName)
+    case .json:
+        return try DiveJSONReader(path: path, displayName: displayName)
     default:
         throw DiveError("format.unsupported-input", "reading \(format) is not supported yet (supported: \(FileFormat.readable.map(\.rawValue).joined(separator: ", ")))",
                         at: SourceLocation(file: displayName ?? path))
