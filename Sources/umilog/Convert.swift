@@ -19,7 +19,7 @@ struct Convert: ParsableCommand {
     @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample) or json (DiveJSON 1.0).")
     var to: FileFormat
 
-    @Option(help: "Input format, instead of sniffing it (uddf).")
+    @Option(help: "Input format, instead of sniffing it (uddf or json).")
     var from: FileFormat?
 
     @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
