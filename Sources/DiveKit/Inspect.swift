@@ -57,7 +57,8 @@ public func renderInspect(_ s: InspectSummary) -> String {
     }
     var lines: [String] = []
     lines.append("file:       \(s.path)")
-    lines.append("format:     \(s.format.rawValue.uppercased())\(s.formatVersion.map { " \($0)" } ?? "")")
+    let formatName = s.format == .json ? "DiveJSON" : s.format.rawValue.uppercased()
+    lines.append("format:     \(formatName)\(s.formatVersion.map { " \($0)" } ?? "")")
     let generator = s.generator.map { "\($0.name)\($0.version.map { " \($0)" } ?? "")" } ?? "(not stated)"
     lines.append("generator:  \(generator)")
     lines.append("dives:      \(s.dives)\(s.dateless > 0 ? " (\(s.dateless) without a start date)" : "")")
