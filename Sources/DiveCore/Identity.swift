@@ -31,7 +31,7 @@ public enum Identity {
         return String(decoding: tail, as: UTF8.self).lowercased()
     }
 
-    static func isCanonicalUUID(_ b: [UInt8]) -> Bool {
+    public static func isCanonicalUUID(_ b: [UInt8]) -> Bool {
         guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {

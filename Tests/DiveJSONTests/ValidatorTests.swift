@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import DiveJSON
+import DiveCore
+import TestSupport
+
+func corpusFiles(_ dir: String) -> [String] {
+    guard Paths.sharedAvailable else { return [] }
+    return ((try? FileManager.default.contentsOfDirectory(atPath: Paths.fixtures + "/" + dir)) ?? [])
+        .filter { $0.hasSuffix(".divejson") }.sorted()
+}
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct ValidatorCorpusTests {
+    @Test(arguments: corpusFiles("valid").map { "valid/" + $0 } + corpusFiles("uddf").map { "uddf/" + $0 })
+    func validDocumentsHaveNoIssue(_ file: String) throws {
+        let issues = try DiveJSONValidator().validate(path: Paths.fixtures + "/" + file)
+        #expect(issues.isEmpty, "\(issues)")
+    }
+
+    @Test(arguments: corpusFiles("invalid"))
+    func invalidDocumentsAreRejected(_ file: String) throws {
+        let issues = try DiveJSONValidator().validate(path: Paths.fixtures + "/invalid/" + file)
+        #expect(!issues.isEmpty)
+        #expect(issues.allSatisfy { $0.location.line != nil && $0.location.path != nil })
+    }
+}
+
+@Suite struct ValidatorRuleTests {
+    func issues(_ json: String) throws -> [ValidationIssue] {
+        var bytes = Array(json.utf8)
+        return try bytes.withUnsafeMutableBytes { raw in
+            var p = JSONParser(bytes: UnsafeRawBufferPointer(raw), file: "t.divejson")
+            let doc = try p.parseDocument()
+            return try DiveJSONValidator().validate(doc, duplicates: p.duplicates, file: "t.divejson")
+        }
+    }
+
+    let head = #"{"format": "divejson", "version": "1.0", "exported_at": "2026-01-01T00:00:00Z""#
+
+    @Test func aMinimalDocumentIsValid() throws {
+        #expect(try issues(head + "}").isEmpty)
+    }
+
+    @Test func profileSeriesIntegrityInEveryRecording() throws {
+        let doc = head + #", "dives": [{"uuid": "0198a6f0-5555-7001-8000-000000000001", "started_at": "2026-01-01T10:00:00", "recordings": [{"device": {"brand": "X"}}, {"profile": {"duration": 1000, "depth": {"times": [0, 2000, 2000], "values": [0, 100, 50]}}}]}]}"#
+        let found = try issues(doc)
+        #expect(Set(found.map(\.code)) == ["divejson.series-order", "divejson.profile-duration"])
+        #expect(found.first { $0.code == "divejson.series-order" }?.location.path == "$.dives[0].recordings[1].profile.depth.times[2]")
+    }
+
+    @Test func issuesPrintLikeACompiler() throws {
+        let found = try issues("{\"version\": \"1.0\",\n\"format\": \"divejson\", \"exported_at\": \"2026-01-01T00:00:00\"}")
+        #expect(found.map(\.description).contains("t.divejson:1:1: error[divejson.member-order]: $: \"format\" must be the document's first member and \"version\" its second"))
+        #expect(found.contains { $0.code == "divejson.exported-at-offset" && $0.location.line == 2 })
+    }
+}
