@@ -198,7 +198,7 @@ public final class JSONSchema {
     }
 
     /// JSON equality: numbers by value, objects regardless of member order.
-    static func equal(_ a: JSONNode, _ b: JSONNode) -> Bool {
+    public static func equal(_ a: JSONNode, _ b: JSONNode) -> Bool {
         switch (a.value, b.value) {
         case (.number(let x), .number(let y)):
             if let dx = DecimalNumber(x), let dy = DecimalNumber(y) { return dx.normalized() == dy.normalized() }

@@ -100,7 +100,7 @@ final class AtomicFile {
 }
 
 /// True when `path` names an existing directory.
-func isDirectory(_ path: String) -> Bool {
+public func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }

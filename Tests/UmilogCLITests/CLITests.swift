@@ -76,3 +76,39 @@ func umilog(_ arguments: [String], stdin: String? = nil) throws -> (status: Int3
         #expect(r.stdout == (try String(contentsOfFile: Paths.samples + "/expected/logbook.inspect.txt", encoding: .utf8)))
     }
 }
+
+@Suite(.serialized, .enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct ConformCLITests {
+    @Test func theUDDFPartOfTheCorpusPasses() throws {
+        let r = try umilog(["conform", Paths.fixtures, "--only", "uddf", "--strict"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("invalid: 105/105 passed"))
+        #expect(r.stdout.contains("uddf: 13/13 passed"))
+        #expect(r.stdout.contains("valid: 4/4 passed"))
+    }
+
+    @Test func theWholeCorpusNamesTheFormatsNotReadAndExitsTwo() throws {
+        let r = try umilog(["conform", Paths.fixtures])
+        #expect(r.status == 2)
+        for format in ["ssrf", "fit", "suunto_json", "suunto_xml"] {
+            #expect(r.stderr.contains("error[conform.shape]: \(format)/: reader pairs for the format \"\(format)\", which umilog does not read"))
+        }
+    }
+
+    @Test func aFailingCaseExitsOne() throws {
+        let dir = try Paths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/invalid", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/valid/minimal.divejson", toPath: dir + "/invalid/not-really.divejson")
+        let r = try umilog(["conform", dir])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("FAIL invalid/not-really.divejson: accepted, but it is invalid"))
+    }
+
+    @Test func validateExitsOneWithLocatedIssues() throws {
+        let r = try umilog(["validate", Paths.fixtures + "/invalid/oxygen-helium-sum.divejson"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("error[divejson.gas-over-100]"))
+        #expect(try umilog(["validate", Paths.fixtures + "/valid/technical-dive.divejson"]).status == 0)
+        #expect(try umilog(["validate", "/nonexistent.divejson"]).status == 2)
+    }
+}

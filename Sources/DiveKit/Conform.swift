@@ -1,0 +1,176 @@
+import DiveJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One case of a conformance corpus that did not pass.
+public struct ConformFailure: Sendable {
+    /// The case, relative to the corpus (`invalid/tag-empty.divejson`, `uddf/gear.uddf`).
+    public var file: String
+    public var reason: String
+}
+
+/// What walking a conformance corpus found, section by section.
+public struct ConformReport: Sendable {
+    public struct Section: Sendable {
+        public var name: String
+        public var passed = 0
+        public var total = 0
+        /// Cases that were not run, and why (a writer umilog does not have yet).
+        public var notRun: String?
+    }
+    public var sections: [Section] = []
+    public var failures: [ConformFailure] = []
+    /// Problems with the corpus's shape: pair directories for formats umilog does not read.
+    public var shapeErrors: [String] = []
+
+    /// 2 the corpus's shape is wrong, 1 a case failed, 0 all passed.
+    public var exitCode: Int32 { !shapeErrors.isEmpty ? 2 : (failures.isEmpty ? 0 : 1) }
+}
+
+/// Walks a DiveJSON conformance corpus (`fixtures/README.md`'s contract): every document of
+/// `valid/` validates, every one of `invalid/` is rejected, every reader pair
+/// (`<format>/X.<ext>` beside `X.divejson`) converts to its expected document, compared as
+/// JSON values without `exported_at` and `generator`. A pair directory for a format umilog
+/// does not read is a shape error. `strict` also validates every document a pair produces.
+public func conform(directory: String, strict: Bool = false, only: FileFormat? = nil) -> ConformReport {
+    var report = ConformReport()
+    let validator = try? DiveJSONValidator()
+    let entries = listDirectory(directory).sorted()
+    let readers: [String: FileFormat] = ["uddf": .uddf]
+    for entry in entries where isDirectory(directory + "/" + entry) {
+        switch entry {
+        case "valid", "invalid":
+            var section = ConformReport.Section(name: entry)
+            for file in listDirectory(directory + "/" + entry).sorted() where file.hasSuffix(".divejson") {
+                section.total += 1
+                let path = "\(directory)/\(entry)/\(file)"
+                let issues: [ValidationIssue]
+                do { issues = try validator?.validate(path: path) ?? [] } catch {
+                    if entry == "invalid" { section.passed += 1 } else {
+                        report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "\(error)"))
+                    }
+                    continue
+                }
+                if (entry == "valid") == issues.isEmpty {
+                    section.passed += 1
+                } else if entry == "valid" {
+                    report.failures.append(ConformFailure(file: "valid/\(file)", reason: issues.map(\.description).joined(separator: "\n    ")))
+                } else {
+                    report.failures.append(ConformFailure(file: "invalid/\(file)", reason: "accepted, but it is invalid"))
+                }
+            }
+            report.sections.append(section)
+        case "write":
+            for format in listDirectory(directory + "/write").sorted() where isDirectory("\(directory)/write/\(format)") {
+                if let only, only.rawValue != format { continue }
+                let pairs = listDirectory("\(directory)/write/\(format)").filter { $0.hasSuffix(".divejson") }.count
+                var section = ConformReport.Section(name: "write/\(format)")
+                section.total = pairs
+                section.notRun = "umilog does not write \(format) yet"
+                report.sections.append(section)
+            }
+        default:
+            if let only, only.rawValue != entry { continue }
+            guard let format = readers[entry] else {
+                report.shapeErrors.append("\(entry)/: reader pairs for the format \"\(entry)\", which umilog does not read")
+                continue
+            }
+            var section = ConformReport.Section(name: entry)
+            for file in listDirectory(directory + "/" + entry).sorted() where !file.hasSuffix(".divejson") {
+                section.total += 1
+                let stem = file.split(separator: ".").dropLast().joined(separator: ".")
+                let expectedPath = "\(directory)/\(entry)/\(stem).divejson"
+                let sink = MemorySink()
+                let options = ConvertOptions(to: .json, from: format, exportedAt: "1970-01-01T00:00:00+00:00")
+                let result = convert(inputs: ["\(directory)/\(entry)/\(file)"], options: options, standardOutput: sink)
+                if let error = result.inputs.first?.error {
+                    report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: error.description))
+                    continue
+                }
+                do {
+                    let produced = try parseJSON(sink.bytes, file: "produced")
+                    let expected = try parseJSON(try readAll(expectedPath), file: expectedPath)
+                    if let difference = firstDifference(produced, expected, path: "$", ignoring: ["exported_at", "generator"]) {
+                        report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "differs from \(stem).divejson at \(difference)"))
+                        continue
+                    }
+                    if strict, let validator {
+                        let issues = validator.validate(produced, file: "produced from \(entry)/\(file)")
+                        if !issues.isEmpty {
+                            report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "the produced document does not validate: \(issues[0])"))
+                            continue
+                        }
+                    }
+                    section.passed += 1
+                } catch {
+                    report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "\(error)"))
+                }
+            }
+            report.sections.append(section)
+        }
+    }
+    return report
+}
+
+/// The first place two JSON values differ (numbers by value, members in any order).
+func firstDifference(_ a: JSONNode, _ b: JSONNode, path: String, ignoring: Set<String> = []) -> String? {
+    switch (a.value, b.value) {
+    case (.object(let x), .object(let y)):
+        let xs = Dictionary(x.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let ys = Dictionary(y.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for name in Set(xs.keys).union(ys.keys).sorted() where !ignoring.contains(name) {
+            guard let l = xs[name] else { return "\(path).\(name) (missing from the produced document)" }
+            guard let r = ys[name] else { return "\(path).\(name) (not in the expected document)" }
+            if let d = firstDifference(l, r, path: "\(path).\(name)") { return d }
+        }
+        return nil
+    case (.array(let x), .array(let y)):
+        guard x.count == y.count else { return "\(path) (\(x.count) elements, expected \(y.count))" }
+        for (i, (l, r)) in zip(x, y).enumerated() {
+            if let d = firstDifference(l, r, path: "\(path)[\(i)]") { return d }
+        }
+        return nil
+    default:
+        return JSONSchema.equal(a, b) ? nil : path
+    }
+}
+
+func parseJSON(_ bytes: [UInt8], file: String) throws -> JSONNode {
+    try bytes.withUnsafeBytes { raw in
+        var p = JSONParser(bytes: raw, file: file)
+        return try p.parseDocument()
+    }
+}
+
+final class MemorySink: ByteSink {
+    var bytes: [UInt8] = []
+    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
+}
+
+func readAll(_ path: String) throws -> [UInt8] {
+    guard let f = fopen(path, "rb") else {
+        throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+    }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, f)
+        if n == 0 { return out }
+        out.append(contentsOf: buffer[0..<n])
+    }
+}
+
+func listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}

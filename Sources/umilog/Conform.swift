@@ -1,0 +1,39 @@
+import ArgumentParser
+import DiveKit
+
+struct Conform: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a DiveJSON conformance corpus (valid/, invalid/, reader pairs, write/ pairs).",
+        discussion: "Exit status: 0 every case passed, 1 a case failed, 2 the corpus's shape is wrong (pairs for a format umilog does not read) or bad usage."
+    )
+
+    @Argument(help: "The corpus directory (e.g. fixtures/).")
+    var directory: String
+
+    @Flag(help: "Also validate every document a reader pair produces.")
+    var strict = false
+
+    @Option(help: "Run only this format's pair directories (valid/ and invalid/ always run).")
+    var only: FileFormat?
+
+    func run() throws {
+        guard isDirectory(directory) else {
+            printError("\(directory): error[conform.not-a-directory]: not a directory")
+            throw ExitCode(2)
+        }
+        let report = DiveKit.conform(directory: directory, strict: strict, only: only)
+        for section in report.sections {
+            if let notRun = section.notRun {
+                print("\(section.name): \(section.total) pair\(section.total == 1 ? "" : "s") not run — \(notRun)")
+            } else {
+                print("\(section.name): \(section.passed)/\(section.total) passed")
+            }
+        }
+        for failure in report.failures { print("FAIL \(failure.file): \(failure.reason)") }
+        for shape in report.shapeErrors { printError("error[conform.shape]: \(shape)") }
+        let passed = report.sections.reduce(0) { $0 + ($1.notRun == nil ? $1.passed : 0) }
+        let total = report.sections.reduce(0) { $0 + ($1.notRun == nil ? $1.total : 0) }
+        printError("umilog: \(passed) of \(total) cases passed\(report.failures.isEmpty ? "" : "; \(report.failures.count) failed")\(report.shapeErrors.isEmpty ? "" : "; corpus shape: \(report.shapeErrors.count) problem\(report.shapeErrors.count == 1 ? "" : "s")")")
+        throw ExitCode(report.exitCode)
+    }
+}
