@@ -1,0 +1,130 @@
+import Testing
+@testable import DiveJSON
+import TestSupport
+
+/// Each invalid fixture's own defect: the rule it breaks and where, read off the fixtures
+/// and their README by hand (not by this validator). The validator must report that code at
+/// that place (the paths may differ only by how deep they point: a cylinder or its oxygen).
+let invalidDefects: [(file: String, code: String, path: String)] = [
+    ("accommodation-dangling-reference", "divejson.dangling-reference", "$.trips[0].parts[0].accommodation_uuid"),
+    ("address-without-country", "divejson.schema.required", "$.contacts[0].address"),
+    ("agency-other-missing", "divejson.schema.required", "$.certifications[0]"),
+    ("avg-depth-exceeds-max", "divejson.avg-depth-exceeds-max", "$.dives[0].avg_depth"),
+    ("bad-version", "divejson.schema.const", "$.version"),
+    ("bbox-missing-corner", "divejson.schema.required", "$.trips[0].parts[0].location.bbox"),
+    ("bbox-south-exceeds-north", "divejson.bbox-south-north", "$.trips[0].parts[0].location.bbox.south"),
+    ("bbox-without-position", "divejson.schema.dependent-required", "$.trips[0].parts[1].location"),
+    ("boat-name-empty", "divejson.schema.min-length", "$.dives[0].boat_name"),
+    ("boat-name-too-long", "divejson.schema.max-length", "$.dives[0].boat_name"),
+    ("channel-length-mismatch", "divejson.series-length", "$.dives[0].recordings[0].profile.temperature.values"),
+    ("contact-position-incomplete", "divejson.schema.required", "$.contacts[0].position"),
+    ("contact-roles-repeated", "divejson.schema.unique-items", "$.contacts[0].roles[4]"),
+    ("course-agency-other-without-agency", "divejson.schema.not", "$.courses[2]"),
+    ("course-dates-reversed", "divejson.dates-reversed", "$.courses[0].ends_on"),
+    ("current-unknown", "divejson.schema.enum", "$.dives[0].current"),
+    ("cylinder-gear-dangling-reference", "divejson.dangling-reference", "$.dives[0].cylinders[0].gear_uuid"),
+    ("cylinder-gear-repeated", "divejson.vessel-repeated", "$.dives[0].cylinders[1].gear_uuid"),
+    ("dangling-reference", "divejson.dangling-reference", "$.dives[0].site_uuids[2]"),
+    ("deco-model-gf-order", "divejson.gf-order", "$.dives[0].recordings[0].deco_model.gf_low"),
+    ("device-empty-member", "divejson.schema.min-length", "$.dives[0].recordings[0].device.serial"),
+    ("dive-duration", "divejson.schema.additional-properties", "$.dives[0].duration"),
+    ("dive-profile-outside-recording", "divejson.schema.additional-properties", "$.dives[0].profile"),
+    ("dive-readout-outside-recording", "divejson.schema.additional-properties", "$.dives[0]"),
+    ("diver-email-too-long", "divejson.schema.max-length", "$.diver.email"),
+    ("diver-name-too-long", "divejson.schema.max-length", "$.diver.name"),
+    ("diver-username", "divejson.schema.additional-properties", "$.diver.username"),
+    ("duplicate-file-uuid-across-recordings", "divejson.duplicate-uuid", "$.dives[0].recordings[1].source_files[0].uuid"),
+    ("duplicate-file-uuid-portrait", "divejson.duplicate-uuid", "$.certifications[0].front_file.uuid"),
+    ("duplicate-json-member", "divejson.duplicate-member", "$"),
+    ("duplicate-uuid", "divejson.duplicate-uuid", "$.dives[1].uuid"),
+    ("emergency-contact-without-name", "divejson.schema.required", "$.diver.emergency_contacts[0]"),
+    ("entry-type-unknown", "divejson.schema.enum", "$.dives[0].entry_type"),
+    ("event-without-type-or-label", "divejson.schema.required", "$.dives[0].recordings[0].profile.events[5]"),
+    ("external-id-identifier-empty", "divejson.schema.min-length", "$.sites[0].external_ids[2].identifier"),
+    ("external-id-identifier-too-long", "divejson.schema.max-length", "$.sites[0].external_ids[2].identifier"),
+    ("external-id-openstreetmap-form", "divejson.schema.pattern", "$.sites[0].external_ids[0].identifier"),
+    ("external-id-registry-not-a-key", "divejson.schema.pattern", "$.sites[0].external_ids[0].registry"),
+    ("external-id-wikidata-form", "divejson.schema.pattern", "$.sites[0].external_ids[1].identifier"),
+    ("external-id-without-identifier", "divejson.schema.required", "$.sites[0].external_ids[0]"),
+    ("external-id-without-registry", "divejson.schema.required", "$.sites[0].external_ids[0]"),
+    ("external-id-worms-form", "divejson.schema.pattern", "$.species[0].external_ids[0].identifier"),
+    ("external-ids-repeated-with-extensions", "divejson.external-id-repeated", "$.sites[0].external_ids[3]"),
+    ("external-ids-repeated", "divejson.schema.unique-items", "$.sites[0].external_ids[3]"),
+    ("gear-dive-time-negative", "divejson.schema.minimum", "$.gear[0].dive_time"),
+    ("gear-material-unknown", "divejson.schema.enum", "$.gear[0].material"),
+    ("gear-type-unknown", "divejson.schema.enum", "$.gear[5].type"),
+    ("gear-volume-not-positive", "divejson.schema.exclusive-minimum", "$.gear[0].volume"),
+    ("gear-working-pressure-too-high", "divejson.schema.maximum", "$.gear[0].working_pressure"),
+    ("instructor-dangling-reference", "divejson.dangling-reference", "$.certifications[0].instructor_uuid"),
+    ("insurance-without-provider", "divejson.schema.required", "$.diver.insurances[0]"),
+    ("location-full-name", "divejson.schema.additional-properties", "$.sites[0].location.full_name"),
+    ("missing-format", "divejson.schema.required", "$"),
+    ("naive-exported-at", "divejson.schema.pattern", "$.exported_at"),
+    ("non-increasing-samples", "divejson.series-order", "$.dives[0].recordings[1].profile.depth.times[2]"),
+    ("null-member", "divejson.schema.type", "$.dives[0].max_depth"),
+    ("oxygen-helium-sum", "divejson.gas-over-100", "$.dives[0].cylinders[0].oxygen"),
+    ("person-dangling-reference", "divejson.dangling-reference", "$.dives[1].people[0].person_uuid"),
+    ("person-referenced-twice", "divejson.person-referenced-twice", "$.dives[0].people[2].person_uuid"),
+    ("position-incomplete", "divejson.schema.required", "$.dives[0].exit_position"),
+    ("pressure-order", "divejson.pressure-order", "$.dives[0].cylinders[2].end_pressure"),
+    ("profile-duration-short", "divejson.profile-duration", "$.dives[0].recordings[0].profile.duration"),
+    ("rating-out-of-range", "divejson.schema.minimum", "$.dives[0].rating"),
+    ("recording-without-content", "divejson.recording-without-content", "$.dives[0].recordings[1]"),
+    ("schedule-interval-hours-not-positive", "divejson.schema.exclusive-minimum", "$.gear_service_schedules[1].interval_hours"),
+    ("schedule-without-interval", "divejson.schema.any-of", "$.gear_service_schedules[1]"),
+    ("sighting-count-and-abundance", "divejson.schema.not", "$.dives[0].sightings[0]"),
+    ("sighting-dangling-reference", "divejson.dangling-reference", "$.dives[1].sightings[0].species_uuid"),
+    ("sighting-species-repeated", "divejson.sighting-repeated", "$.dives[0].sightings[1].species_uuid"),
+    ("site-altitude-too-high", "divejson.schema.maximum", "$.sites[0].altitude"),
+    ("site-altitude-too-low", "divejson.schema.minimum", "$.sites[0].altitude"),
+    ("site-bbox-south-exceeds-north", "divejson.bbox-south-north", "$.sites[0].location.bbox.south"),
+    ("site-depth-from-negative", "divejson.schema.minimum", "$.sites[0].depth_from"),
+    ("site-depth-reversed", "divejson.site-depths-reversed", "$.sites[0].depth_from"),
+    ("site-depth-to-negative", "divejson.schema.minimum", "$.sites[0].depth_to"),
+    ("site-entry-type-unknown", "divejson.schema.enum", "$.sites[0].entry_types[1]"),
+    ("site-entry-types-repeated", "divejson.schema.unique-items", "$.sites[0].entry_types[1]"),
+    ("site-other-name-empty", "divejson.schema.min-length", "$.sites[0].other_names[1]"),
+    ("site-other-name-repeats-name", "divejson.repeated-after-folding", "$.sites[0].other_names[1]"),
+    ("site-other-name-too-long", "divejson.schema.max-length", "$.sites[0].other_names[1]"),
+    ("site-other-names-repeated-by-case", "divejson.repeated-after-folding", "$.sites[0].other_names[1]"),
+    ("site-other-names-repeated", "divejson.schema.unique-items", "$.sites[0].other_names[1]"),
+    ("site-tag-empty", "divejson.schema.min-length", "$.sites[0].tags[1]"),
+    ("site-tag-too-long", "divejson.schema.max-length", "$.sites[0].tags[1]"),
+    ("site-tags-repeated-by-case", "divejson.repeated-after-folding", "$.sites[0].tags[1]"),
+    ("site-tags-repeated", "divejson.schema.unique-items", "$.sites[0].tags[1]"),
+    ("site-water-type-unknown", "divejson.schema.enum", "$.sites[0].water_type"),
+    ("species-aphia-id", "divejson.schema.additional-properties", "$.species[0].aphia_id"),
+    ("species-external-ids-empty", "divejson.schema.any-of", "$.species[2]"),
+    ("species-external-ids-repeated-with-extensions", "divejson.external-id-repeated", "$.species[0].external_ids[2]"),
+    ("species-no-identity", "divejson.schema.any-of", "$.species[1]"),
+    ("species-two-worms-entries", "divejson.schema.max-contains", "$.species[0].external_ids[1]"),
+    ("species-wikidata-qid", "divejson.schema.additional-properties", "$.species[0].wikidata_qid"),
+    ("tag-empty", "divejson.schema.min-length", "$.dives[0].tags[3]"),
+    ("tag-too-long", "divejson.schema.max-length", "$.dives[0].tags[3]"),
+    ("tags-repeated-by-case", "divejson.repeated-after-folding", "$.dives[0].tags[4]"),
+    ("tags-repeated-by-whitespace", "divejson.repeated-after-folding", "$.dives[0].tags[3]"),
+    ("tags-repeated", "divejson.schema.unique-items", "$.dives[0].tags[3]"),
+    ("trailing-newline-datetime", "divejson.schema.pattern", "$.exported_at"),
+    ("trip-dates-reversed", "divejson.dates-reversed", "$.trips[0].parts[0].ends_on"),
+    ("type-unknown", "divejson.schema.enum", "$.dives[0].type"),
+    ("undefined-member", "divejson.schema.additional-properties", "$.dives[0].mood"),
+    ("water-type-en13319", "divejson.schema.enum", "$.dives[0].water_type"),
+    ("waves-unknown", "divejson.schema.enum", "$.dives[0].waves"),
+    ("weather-unknown", "divejson.schema.enum", "$.dives[0].weather"),
+]
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct InvalidFixtureCodeTests {
+    @Test func everyInvalidFixtureHasAnExpectation() {
+        #expect(Set(invalidDefects.map { $0.file + ".divejson" }) == Set(corpusFiles("invalid")))
+    }
+
+    @Test(arguments: invalidDefects.map { "\($0.file)|\($0.code)|\($0.path)" })
+    func rejectedForItsOwnDefect(_ row: String) throws {
+        let parts = row.split(separator: "|").map(String.init)
+        let (file, code, path) = (parts[0], parts[1], parts[2])
+        let issues = try DiveJSONValidator().validate(path: Paths.fixtures + "/invalid/\(file).divejson")
+        let match = issues.first { $0.code == code && ($0.location.path.map { $0.hasPrefix(path) || path.hasPrefix($0) } ?? false) }
+        #expect(match != nil, "expected \(code) at \(path); got \(issues.map { "\($0.code) at \($0.location.path ?? "?")" })")
+    }
+}
