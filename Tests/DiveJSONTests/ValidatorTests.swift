@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiveJSON
+import DiveKit
 import DiveCore
 import TestSupport
 
@@ -53,5 +54,22 @@ struct ValidatorCorpusTests {
         let found = try issues("{\"version\": \"1.0\",\n\"format\": \"divejson\", \"exported_at\": \"2026-01-01T00:00:00\"}")
         #expect(found.map(\.description).contains("t.divejson:1:1: error[divejson.member-order]: $: \"format\" must be the document's first member and \"version\" its second"))
         #expect(found.contains { $0.code == "divejson.exported-at-offset" && $0.location.line == 2 })
+    }
+}
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct OwnOutputTests {
+    /// Whatever a real file holds, what umilog writes is a conforming document: every way a
+    /// source can be wrong resolves to an omission and a finding, never to invalid output.
+    @Test(arguments: Paths.sharedUDDF.map { Paths.shared + "/" + $0 } + [Paths.samples + "/logbook.uddf"])
+    func everyConvertedDocumentValidates(_ file: String) throws {
+        let sink = TextSink()
+        let report = DiveKit.convert(inputs: [file], options: ConvertOptions(to: .json), standardOutput: sink)
+        #expect(!report.failed)
+        let issues = try sink.bytes.withUnsafeBytes { raw in
+            var p = JSONParser(bytes: raw, file: file)
+            return try DiveJSONValidator().validate(p.parseDocument(), duplicates: p.duplicates, file: file)
+        }
+        #expect(issues.isEmpty, "\(issues)")
     }
 }
