@@ -37,7 +37,7 @@ public final class CSVProfileWriter {
 
     /// The header row for what has been written, CRLF-terminated.
     public func headerRow() -> [UInt8] {
-        let sink = CollectingSink()
+        let sink = MemorySink()
         var row = CSVBuffer(sink: sink)
         for c in Self.fixedColumns(units.system) { row.field(c) }
         for n in 0..<pressureColumns { row.field("pressure_\(n + 1)_\(units.pressureSuffix)") }
@@ -144,12 +144,6 @@ public final class CSVProfileWriter {
         if let label = e.label { s += s.isEmpty ? label : " (\(label))" }
         return s
     }
-}
-
-/// A sink that keeps what it is given in memory.
-final class CollectingSink: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
 }
 
 /// Pads CSV records to a fixed number of fields by appending empty fields, reading the

@@ -79,8 +79,7 @@ struct CSVBuffer {
 
     /// The bytes of one field, escaped, without a separator.
     static func encode(_ text: String?) -> [UInt8] {
-        final class Bytes: ByteSink { var b: [UInt8] = []; func write(_ x: UnsafeRawBufferPointer) throws { b.append(contentsOf: x) } }
-        let sink = Bytes()
+        let sink = MemorySink()
         var buffer = CSVBuffer(sink: sink)
         buffer.field(text)
         return buffer.bytes

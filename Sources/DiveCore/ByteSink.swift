@@ -2,3 +2,12 @@
 public protocol ByteSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }
+
+/// A sink that keeps what it is given in memory (a header row, a test's output).
+public final class MemorySink: ByteSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
+    /// The bytes as UTF-8 text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}

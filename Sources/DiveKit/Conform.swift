@@ -143,11 +143,6 @@ func parseJSON(_ bytes: [UInt8], file: String) throws -> JSONNode {
     }
 }
 
-final class MemorySink: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
-}
-
 func readAll(_ path: String) throws -> [UInt8] {
     guard let f = fopen(path, "rb") else {
         throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))

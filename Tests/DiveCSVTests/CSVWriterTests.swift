@@ -3,11 +3,7 @@ import Testing
 import DiveCore
 @testable import DiveCSV
 
-final class Collect: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
+typealias Collect = MemorySink
 
 @Suite struct CSVWriterTests {
     @Test(arguments: [

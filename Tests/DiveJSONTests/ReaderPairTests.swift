@@ -22,10 +22,7 @@ func document(_ data: Data) throws -> NSDictionary {
     return dict as NSDictionary
 }
 
-final class TextSink: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
-}
+typealias TextSink = MemorySink
 
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct ReaderPairTests {

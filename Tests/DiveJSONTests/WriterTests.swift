@@ -2,11 +2,7 @@ import Testing
 @testable import DiveJSON
 import DiveCore
 
-final class Bytes: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
+typealias Bytes = MemorySink
 
 @Suite struct EmitterTests {
     @Test func layoutIsTheReferenceCorpusLayout() throws {

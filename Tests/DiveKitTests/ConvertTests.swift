@@ -4,11 +4,7 @@ import Testing
 import TestSupport
 
 /// Collects what would go to standard output.
-final class Capture: ByteSink {
-    var bytes: [UInt8] = []
-    func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
+typealias Capture = MemorySink
 
 func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
