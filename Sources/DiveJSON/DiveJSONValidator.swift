@@ -212,20 +212,8 @@ struct Rules {
                 issue("divejson.pressure-order", "end pressure \(end) bar is above the start pressure \(start) bar", path: cpath + ".end_pressure", at: c["end_pressure"]!)
             }
         }
-        var vessels: [String: Int] = [:]
-        for (i, c) in indexed(dive["cylinders"]) {
-            guard let g = c["gear_uuid"], let u = g.string else { continue }
-            if let first = vessels[u] {
-                issue("divejson.vessel-repeated", "cylinder \(first) already is vessel \(u); one vessel is one cylinder of a dive", path: "\(path).cylinders[\(i)].gear_uuid", at: g)
-            } else { vessels[u] = i }
-        }
-        var seenSpecies: [String: Int] = [:]
-        for (i, s) in indexed(dive["sightings"]) {
-            guard let sp = s["species_uuid"]?.string else { continue }
-            if let first = seenSpecies[sp] {
-                issue("divejson.sighting-repeated", "species \(sp) is already sighted in entry \(first); a dive sights a species once", path: "\(path).sightings[\(i)].species_uuid", at: s["species_uuid"]!)
-            } else { seenSpecies[sp] = i }
-        }
+        onceEach(dive, "cylinders", key: "gear_uuid", path, code: "divejson.vessel-repeated") { "cylinder \($1) already is vessel \($0); one vessel is one cylinder of a dive" }
+        onceEach(dive, "sightings", key: "species_uuid", path, code: "divejson.sighting-repeated") { "species \($0) is already sighted in entry \($1); a dive sights a species once" }
         people(dive, path)
         for (i, r) in indexed(dive["recordings"]) {
             let rpath = "\(path).recordings[\(i)]"
@@ -241,12 +229,18 @@ struct Rules {
     }
 
     private mutating func people(_ host: JSONNode, _ path: String) {
+        onceEach(host, "people", key: "person_uuid", path, code: "divejson.person-referenced-twice") { "person \($0) is already named in entry \($1)" }
+    }
+
+    /// One entity once (§3 rule 7): reports an entry of `host[list]` whose `key` repeats an
+    /// earlier entry's, however the two objects otherwise differ.
+    private mutating func onceEach(_ host: JSONNode, _ list: String, key: String, _ path: String, code: String, message: (String, Int) -> String) {
         var seen: [String: Int] = [:]
-        for (i, p) in indexed(host["people"]) {
-            guard let u = p["person_uuid"]?.string else { continue }
-            if let first = seen[u] {
-                issue("divejson.person-referenced-twice", "person \(u) is already named in entry \(first)", path: "\(path).people[\(i)].person_uuid", at: p["person_uuid"]!)
-            } else { seen[u] = i }
+        for (i, entry) in indexed(host[list]) {
+            guard let node = entry[key], let value = node.string else { continue }
+            if let first = seen[value] {
+                issue(code, message(value, first), path: "\(path).\(list)[\(i)].\(key)", at: node)
+            } else { seen[value] = i }
         }
     }
 
