@@ -98,7 +98,6 @@ struct JSONEmitter {
             appendDigits(v)
         }
         endArray()
-        if bytes.count >= 1 << 16 { try? flushUnchecked() }
     }
 
     private mutating func appendDigits(_ v: Int) {
@@ -110,15 +109,8 @@ struct JSONEmitter {
         bytes.append(UInt8(ascii: "0") + UInt8(v % 10))
     }
 
-    private var flushError: Error?
-
-    private mutating func flushUnchecked() throws {
-        do { try flush() } catch { flushError = error; throw error }
-    }
-
     /// Writes what is buffered to the sink.
     mutating func flush() throws {
-        if let flushError { throw flushError }
         guard !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { try sink.write($0) }
         bytes.removeAll(keepingCapacity: true)

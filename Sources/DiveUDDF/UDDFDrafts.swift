@@ -1,10 +1,5 @@
 import DiveCore
 
-/// A number as the file wrote it, kept with the element path it came from.
-struct Reading {
-    var value: DecimalNumber
-}
-
 /// One `<waypoint>` as read, before it is split into channels. Plain data with no
 /// references, so that reading millions of them costs no reference counting: its tank
 /// pressures live in ``DiveDraft/pressures`` (`pressureStart..<pressureEnd`), its rarer

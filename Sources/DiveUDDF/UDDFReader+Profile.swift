@@ -41,18 +41,14 @@ extension UDDFState {
         var modeChanged = false
         var unknownMode: String?
         var switchWithoutCylinder: Set<String> = []
-        var cylindersForRef = d.refs.map { ref -> [Int] in
-            if let i = cylinders.firstIndex(where: { $0.id == ref }) { return [i] }
-            return cylinders.indices.filter { cylinders[$0].mix == ref }
-        }
-        var taken = [Int](repeating: 0, count: d.refs.count)
-        var touched: [Int] = []
-
-        // Cylinder lookup by the ids a tankpressure/switchmix may name.
+        // The cylinders an id names: a tankdata by its own id, else every tank on that mix.
         func cylindersNamed(_ ref: String) -> [Int] {
             if let i = cylinders.firstIndex(where: { $0.id == ref }) { return [i] }
             return cylinders.indices.filter { cylinders[$0].mix == ref }
         }
+        var cylindersForRef = d.refs.map(cylindersNamed)
+        var taken = [Int](repeating: 0, count: d.refs.count)
+        var touched: [Int] = []
 
         for index in order {
             let ms = times[index]

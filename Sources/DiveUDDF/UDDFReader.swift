@@ -122,7 +122,6 @@ final class UDDFState: XMLEventHandler {
     /// The last tank-pressure `@ref` seen, to intern refs without building a String each time.
     @exclusivity(unchecked) private var lastRefBytes: [UInt8] = []
     @exclusivity(unchecked) private var lastRef = -1
-    private var inGenerator = false
 
     init(file: String) { self.file = file }
 
@@ -195,7 +194,6 @@ final class UDDFState: XMLEventHandler {
         default: break
         }
         switch tag {
-        case .generator where p == .uddf: inGenerator = true
         case .manufacturer where p == .generator: generatorManufacturerID = attributes.value("id")
         case .owner where p == .diver:
             person = PersonDraft(id: attributes.value("id"), index: 0, line: line)
@@ -291,7 +289,6 @@ final class UDDFState: XMLEventHandler {
         }
         switch tag {
         case .generator where p == .uddf:
-            inGenerator = false
             if let name = generatorName { header.sourceGenerator = Generator(name: name, version: generatorVersion) }
         case .name where p == .generator: generatorName = string()
         case .version where p == .generator: generatorVersion = string()
