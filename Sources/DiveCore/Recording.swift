@@ -11,8 +11,9 @@ public struct Recording: Sendable, Hashable {
 
     public init(device: Device? = nil, profile: Profile? = nil) { self.device = device; self.profile = profile }
 
-    /// True when the recording carries anything at all.
-    public var hasContent: Bool { device != nil || profile != nil || surfacePressure != nil || decoModel != nil || mode != nil }
+    /// True when the recording describes something (§6.4a): a device, a profile or a readout.
+    /// A mode or a deco model alone is a setting nothing recorded a dive with.
+    public var hasContent: Bool { device.map { !$0.isEmpty } == true || profile != nil || surfacePressure != nil }
 }
 
 /// How a computer ran.

@@ -203,7 +203,13 @@ public final class DiveJSONWriter {
             d.cylinders.forEach(write)
             out.endArray()
         }
-        let recordings = d.recordings.filter { $0.device.map { !$0.isEmpty } == true || $0.profile != nil || $0.surfacePressure != nil }
+        let recordings = d.recordings.filter(\.hasContent)
+        if recordings.count < d.recordings.count {
+            let p = d.provenance
+            findings.append(Finding(.dropped, "json.recording-without-content",
+                                    "a recording with no device, profile or readout cannot be carried (a mode or deco model alone describes nothing)",
+                                    at: SourceLocation(file: p?.file, line: p?.line, path: p.map { "dive/\($0.index)" })))
+        }
         if !recordings.isEmpty {
             out.key("recordings"); out.beginArray()
             recordings.forEach(write)

@@ -39,7 +39,11 @@ extension UDDFState {
             devices = [device]
         }
         if let first = devices.first, !first.isEmpty { recording.device = first }
-        if recording.hasContent { dive.recordings.append(recording) }
+        if recording.hasContent {
+            dive.recordings.append(recording)
+        } else if recording.decoModel != nil {
+            report(.dropped, "uddf.decomodel-without-recording", "the dive links a decompression model but names no dive computer and has no samples, so nothing says which device ran it; not carried", path: path, line: d.line)
+        }
         for device in devices.dropFirst() where !device.isEmpty {
             dive.recordings.append(Recording(device: device))
         }

@@ -148,6 +148,17 @@ func uddf(generator: String = "<generator><name>Test</name></generator>", header
         #expect(dive.siteUUIDs == [book.header.sites[0].uuid]) // refs are whitespace-stripped
     }
 
+    @Test func aDecoModelWithNothingThatRanItIsReportedNotKept() throws {
+        let header = "<decomodel><buehlmann id=\"zhl\"><gradientfactorlow>0.3</gradientfactorlow><gradientfactorhigh>0.7</gradientfactorhigh></buehlmann></decomodel>"
+        let (book, findings) = try readUDDF(uddf(header: header, dive: "<informationbeforedive><datetime>2024-01-01T10:00:00</datetime><link ref=\"zhl\"/></informationbeforedive>"))
+        #expect(book.dives[0].recordings.isEmpty)
+        #expect(findings.contains { $0.code == "uddf.decomodel-without-recording" && $0.kind == .dropped })
+        // With samples, the same link lands on the recording.
+        let (withSamples, _) = try readUDDF(uddf(header: header, dive: "<informationbeforedive><datetime>2024-01-01T10:00:00</datetime><link ref=\"zhl\"/></informationbeforedive><samples><waypoint><divetime>0</divetime><depth>1</depth></waypoint></samples>"))
+        #expect(withSamples.dives[0].recordings.first?.decoModel?.gfLow == 30)
+        #expect(withSamples.dives[0].recordings.first?.decoModel?.gfHigh == 70)
+    }
+
     @Test func aPlaceholderDateIsNoStart() throws {
         let (book, findings) = try readUDDF(uddf(dive: "<informationbeforedive><datetime>1899-12-30T00:00:00</datetime></informationbeforedive>"))
         #expect(book.dives.count == 1)
