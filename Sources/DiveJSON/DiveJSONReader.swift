@@ -363,7 +363,7 @@ func extensionValue(_ node: JSONNode) -> ExtensionValue {
 }
 
 /// The whole content of a file.
-func readFile(_ path: String, displayName: String) throws -> [UInt8] {
+public func readFile(_ path: String, displayName: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
         throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))

@@ -236,12 +236,9 @@ public final class JSONSchema {
         case "uuid":
             return Identity.isCanonicalUUID(Array(s.utf8))
         case "email":
-            let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-            return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && !s.contains(" ")
+            return TextForms.isEmailAddress(s)
         case "uri":
-            guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
-            let scheme = s[..<colon]
-            return scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } && !s.contains(" ")
+            return TextForms.isAbsoluteURI(s)
         default:
             return true
         }

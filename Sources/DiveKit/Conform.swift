@@ -90,7 +90,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                 }
                 do {
                     let produced = try parseJSON(sink.bytes, file: "produced")
-                    let expected = try parseJSON(try readAll(expectedPath), file: expectedPath)
+                    let expected = try parseJSON(try readFile(expectedPath, displayName: expectedPath), file: expectedPath)
                     if let difference = firstDifference(produced, expected, path: "$", ignoring: ["exported_at", "generator"]) {
                         report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "differs from \(stem).divejson at \(difference)"))
                         continue
@@ -140,20 +140,6 @@ func parseJSON(_ bytes: [UInt8], file: String) throws -> JSONNode {
     try bytes.withUnsafeBytes { raw in
         var p = JSONParser(bytes: raw, file: file)
         return try p.parseDocument()
-    }
-}
-
-func readAll(_ path: String) throws -> [UInt8] {
-    guard let f = fopen(path, "rb") else {
-        throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-    }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, f)
-        if n == 0 { return out }
-        out.append(contentsOf: buffer[0..<n])
     }
 }
 

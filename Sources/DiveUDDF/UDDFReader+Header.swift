@@ -121,8 +121,7 @@ extension UDDFState {
 
     func validEmail(_ text: String?, path: String, line: Int) -> String? {
         guard let text else { return nil }
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        if parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !text.contains(" "), text.count <= 255 { return text }
+        if TextForms.isEmailAddress(text), text.unicodeScalars.count <= 255 { return text }
         report(.dropped, "uddf.email-invalid", "\"\(text)\" is not an email address; not carried", path: path, line: line)
         return nil
     }
@@ -307,7 +306,7 @@ extension UDDFState {
             report(.dropped, "uddf.contact-extra-email", "a second email \"\(extra)\" has no member to carry it", path: path, line: d.line)
         }
         if let site = d.homepages.first {
-            if isAbsoluteURI(site) && site.count <= 512 { take(site, \.website, "website") } else {
+            if TextForms.isAbsoluteURI(site) && site.unicodeScalars.count <= 512 { take(site, \.website, "website") } else {
                 report(.dropped, "uddf.homepage-invalid", "homepage \"\(site)\" is not an absolute address with its scheme; not carried", path: path, line: d.line)
             }
         }
@@ -343,13 +342,5 @@ extension UDDFState {
         case .accommodation: return "accomodation"
         case .liveaboard: return "operator"
         }
-    }
-
-    /// `scheme:rest`, the scheme a letter followed by letters, digits, `+`, `-` or `.`.
-    private func isAbsoluteURI(_ s: String) -> Bool {
-        guard let colon = s.firstIndex(of: ":"), colon != s.startIndex, !s.contains(" ") else { return false }
-        let scheme = s[..<colon]
-        return scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-            && s.index(after: colon) != s.endIndex
     }
 }

@@ -30,3 +30,15 @@ import Testing
         #expect(p.sampleCount == 4)
     }
 }
+
+@Suite struct TextFormTests {
+    @Test(arguments: [("diver@example.org", true), ("a@b", true), ("n/a", false), ("-", false), ("Sam Reef", false), ("sam reef@x.org", false), ("a@b@c", false), ("@x.org", false)])
+    func emailAddresses(text: String, valid: Bool) {
+        #expect(TextForms.isEmailAddress(text) == valid)
+    }
+
+    @Test(arguments: [("https://bluehole.example/", true), ("mailto:a@b", true), ("www.reefside.example", false), ("http:", false), ("1http://x", false), ("https://a b", false)])
+    func absoluteURIs(text: String, valid: Bool) {
+        #expect(TextForms.isAbsoluteURI(text) == valid)
+    }
+}

@@ -1,0 +1,19 @@
+/// The forms of text DiveJSON constrains (`format: email`, `format: uri`). Readers check a
+/// source string with these before carrying it, and the validator checks documents with the
+/// same ones, so a converter never writes what its own validator would refuse.
+public enum TextForms {
+    /// `local@domain`: one `@`, text on both sides, no white space.
+    public static func isEmailAddress(_ s: String) -> Bool {
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && !s.contains(where: \.isWhitespace)
+    }
+
+    /// An absolute URI: a scheme (a letter, then letters, digits, `+`, `-` or `.`), a colon,
+    /// and something after it; no white space. `www.example.com` is not one.
+    public static func isAbsoluteURI(_ s: String) -> Bool {
+        guard let colon = s.firstIndex(of: ":"), colon != s.startIndex, s.index(after: colon) != s.endIndex,
+              !s.contains(where: \.isWhitespace) else { return false }
+        let scheme = s[..<colon]
+        return scheme.first!.isLetter && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+}
