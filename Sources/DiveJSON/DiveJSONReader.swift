@@ -353,7 +353,7 @@ public final class DiveJSONReader: DiveSource {
 /// A parsed JSON value as an opaque extension value.
 func extensionValue(_ node: JSONNode) -> ExtensionValue {
     switch node.value {
-    case .object(let members): return .object(members.map { ($0.name, extensionValue($0.value)) })
+    case .object(let members): return .object(members.map { .init($0.name, extensionValue($0.value)) })
     case .array(let elements): return .array(elements.map(extensionValue))
     case .string(let s): return .string(s)
     case .number(let n): return .number(n)

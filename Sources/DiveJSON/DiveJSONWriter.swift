@@ -96,7 +96,7 @@ public final class DiveJSONWriter {
         switch v {
         case .object(let members):
             out.beginObject()
-            for (k, value) in members { out.key(k); write(value) }
+            for m in members { out.key(m.name); write(m.value) }
             out.endObject()
         case .array(let elements):
             out.beginArray()
