@@ -288,7 +288,10 @@ struct Rules {
             visit(node, path, nil)
             for m in members where m.name != "extensions" { Self.walk(m.value, path + "." + m.name, visit) }
         case .array(let elements):
-            for (i, e) in elements.enumerated() { Self.walk(e, "\(path)[\(i)]", visit) }
+            // Only containers hold objects: a channel's thousands of numbers are skipped.
+            for (i, e) in elements.enumerated() where e.isObject || !e.elements.isEmpty {
+                Self.walk(e, "\(path)[\(i)]", visit)
+            }
         default:
             break
         }

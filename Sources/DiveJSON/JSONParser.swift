@@ -72,6 +72,7 @@ public struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    private var path = JSONPath()
     /// Repeated member names met so far.
     public private(set) var duplicates: [DuplicateMember] = []
 
@@ -86,7 +87,7 @@ public struct JSONParser {
     /// Parses the whole text as one value.
     public mutating func parseDocument() throws -> JSONNode {
         skipSpace()
-        let node = try parseValue(path: "$")
+        let node = try parseValue()
         skipSpace()
         guard i == bytes.count else { throw error("json.trailing", "there is more text after the JSON value ends") }
         return node
@@ -108,12 +109,12 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue(path: String) throws -> JSONNode {
+    private mutating func parseValue() throws -> JSONNode {
         guard i < bytes.count else { throw error("json.truncated", "the JSON text ends where a value should be; the file looks truncated") }
         let l = line, c = column
         switch bytes[i] {
-        case UInt8(ascii: "{"): return JSONNode(value: try parseObject(path: path), line: l, column: c)
-        case UInt8(ascii: "["): return JSONNode(value: try parseArray(path: path), line: l, column: c)
+        case UInt8(ascii: "{"): return JSONNode(value: try parseObject(), line: l, column: c)
+        case UInt8(ascii: "["): return JSONNode(value: try parseArray(), line: l, column: c)
         case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), line: l, column: c)
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), line: l, column: c)
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), line: l, column: c)
@@ -138,7 +139,7 @@ public struct JSONParser {
         i += n
     }
 
-    private mutating func parseObject(path: String) throws -> JSONNode.Value {
+    private mutating func parseObject() throws -> JSONNode.Value {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw error("json.too-deep", "the JSON nests deeper than \(Self.maximumDepth) levels") }
@@ -158,9 +159,11 @@ public struct JSONParser {
             guard bytes[i] == UInt8(ascii: ":") else { throw error("json.syntax", "expected ':' after the member name \"\(name)\"") }
             i += 1
             skipSpace()
-            let value = try parseValue(path: path + "." + name)
+            path.push(.member(name))
+            let value = try parseValue()
+            path.pop()
             if let first = seen[name] {
-                duplicates.append(DuplicateMember(name: name, path: path, line: l, column: c, firstLine: first))
+                duplicates.append(DuplicateMember(name: name, path: path.text, line: l, column: c, firstLine: first))
             } else {
                 seen[name] = l
             }
@@ -173,7 +176,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray(path: String) throws -> JSONNode.Value {
+    private mutating func parseArray() throws -> JSONNode.Value {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw error("json.too-deep", "the JSON nests deeper than \(Self.maximumDepth) levels") }
@@ -183,7 +186,9 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array([]) }
         while true {
             skipSpace()
-            elements.append(try parseValue(path: "\(path)[\(elements.count)]"))
+            path.push(.index(elements.count))
+            elements.append(try parseValue())
+            path.pop()
             skipSpace()
             guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an array; the file looks truncated") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

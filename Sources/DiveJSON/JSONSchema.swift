@@ -19,20 +19,23 @@ public struct SchemaViolation: Sendable, Hashable {
 public final class JSONSchema {
     private let root: JSONNode
     private var regexes: [String: Regex<AnyRegexOutput>] = [:]
+    /// Where the evaluation is in the instance.
+    private var path = JSONPath()
 
     public init(_ schema: JSONNode) { root = schema }
 
     /// Every violation in `instance`; empty when it conforms.
     public func validate(_ instance: JSONNode) -> [SchemaViolation] {
         var out: [SchemaViolation] = []
-        evaluate(root, instance, path: "$", into: &out)
+        path = JSONPath()
+        evaluate(root, instance, into: &out)
         return out
     }
 
     /// True when `instance` conforms to `schema` (used inside `anyOf`, `not`, `if`).
     private func conforms(_ schema: JSONNode, _ instance: JSONNode) -> Bool {
         var scratch: [SchemaViolation] = []
-        evaluate(schema, instance, path: "", into: &scratch)
+        evaluate(schema, instance, into: &scratch)
         return scratch.isEmpty
     }
 
@@ -43,87 +46,101 @@ public final class JSONSchema {
         return node
     }
 
-    private func fail(_ out: inout [SchemaViolation], _ keyword: String, _ instance: JSONNode, _ path: String, _ message: String) {
-        out.append(SchemaViolation(keyword: keyword, path: path, line: instance.line, column: instance.column, message: message))
+    private func fail(_ out: inout [SchemaViolation], _ keyword: String, _ instance: JSONNode, _ message: String) {
+        out.append(SchemaViolation(keyword: keyword, path: path.text, line: instance.line, column: instance.column, message: message))
     }
 
-    private func evaluate(_ schema: JSONNode, _ x: JSONNode, path: String, into out: inout [SchemaViolation]) {
+    /// Evaluates `schema` against `x`, which sits at `path`, and its members and elements
+    /// below it.
+    private func evaluate(_ schema: JSONNode, _ x: JSONNode, into out: inout [SchemaViolation]) {
         if case .bool(let b) = schema.value {
-            if !b { fail(&out, "false", x, path, "no value is allowed here") }
+            if !b { fail(&out, "false", x, "no value is allowed here") }
             return
         }
         for m in schema.members {
             let s = m.value
             switch m.name {
             case "$ref":
-                if let ref = s.string, let target = resolve(ref) { evaluate(target, x, path: path, into: &out) }
+                if let ref = s.string, let target = resolve(ref) { evaluate(target, x, into: &out) }
             case "type":
                 let types = s.string.map { [$0] } ?? s.elements.compactMap(\.string)
                 if !types.contains(where: { Self.isType(x, $0) }) {
-                    fail(&out, "type", x, path, "should be \(types.joined(separator: " or ")), is \(x.typeName)")
+                    fail(&out, "type", x, "should be \(types.joined(separator: " or ")), is \(x.typeName)")
                 }
             case "enum":
                 if !s.elements.contains(where: { Self.equal($0, x) }) {
                     let allowed = s.elements.map { $0.string.map { "\"\($0)\"" } ?? $0.numberText ?? $0.typeName }.joined(separator: ", ")
-                    fail(&out, "enum", x, path, "\(Self.show(x)) is not one of \(allowed)")
+                    fail(&out, "enum", x, "\(Self.show(x)) is not one of \(allowed)")
                 }
             case "const":
-                if !Self.equal(s, x) { fail(&out, "const", x, path, "should be \(Self.show(s)), is \(Self.show(x))") }
+                if !Self.equal(s, x) { fail(&out, "const", x, "should be \(Self.show(s)), is \(Self.show(x))") }
             case "properties":
                 guard x.isObject else { continue }
                 for p in s.members {
                     if let member = x.members.first(where: { $0.name == p.name }) {
-                        evaluate(p.value, member.value, path: path + "." + p.name, into: &out)
+                        path.push(.member(p.name))
+                        evaluate(p.value, member.value, into: &out)
+                        path.pop()
                     }
                 }
             case "additionalProperties":
                 guard x.isObject else { continue }
                 let declared = Set(schema["properties"]?.members.map(\.name) ?? [])
                 for member in x.members where !declared.contains(member.name) {
+                    path.push(.member(member.name))
                     if case .bool(false) = s.value {
-                        out.append(SchemaViolation(keyword: "additionalProperties", path: path + "." + member.name, line: member.line, column: member.column,
+                        out.append(SchemaViolation(keyword: "additionalProperties", path: path.text, line: member.line, column: member.column,
                                                    message: "\"\(member.name)\" is not a member this object may have"))
                     } else {
-                        evaluate(s, member.value, path: path + "." + member.name, into: &out)
+                        evaluate(s, member.value, into: &out)
                     }
+                    path.pop()
                 }
             case "required":
                 guard x.isObject else { continue }
                 let names = Set(x.members.map(\.name))
                 for r in s.elements.compactMap(\.string) where !names.contains(r) {
-                    fail(&out, "required", x, path, "the required member \"\(r)\" is missing")
+                    fail(&out, "required", x, "the required member \"\(r)\" is missing")
                 }
             case "dependentRequired":
                 guard x.isObject else { continue }
                 let names = Set(x.members.map(\.name))
                 for dep in s.members where names.contains(dep.name) {
                     for r in dep.value.elements.compactMap(\.string) where !names.contains(r) {
-                        fail(&out, "dependentRequired", x, path, "\"\(dep.name)\" needs \"\(r)\" beside it")
+                        fail(&out, "dependentRequired", x, "\"\(dep.name)\" needs \"\(r)\" beside it")
                     }
                 }
             case "minProperties":
                 if x.isObject, let n = s.numberText.flatMap({ Int($0) }), x.members.count < n {
-                    fail(&out, "minProperties", x, path, "needs at least \(n) member\(n == 1 ? "" : "s")")
+                    fail(&out, "minProperties", x, "needs at least \(n) member\(n == 1 ? "" : "s")")
                 }
             case "propertyNames":
                 for member in x.members {
                     let name = JSONNode(value: .string(member.name), line: member.line, column: member.column)
                     if !conforms(s, name) {
-                        out.append(SchemaViolation(keyword: "propertyNames", path: path + "." + member.name, line: member.line, column: member.column,
+                        path.push(.member(member.name))
+                        out.append(SchemaViolation(keyword: "propertyNames", path: path.text, line: member.line, column: member.column,
                                                    message: "\"\(member.name)\" is not an allowed member name"))
+                        path.pop()
                     }
                 }
             case "items":
-                for (i, e) in x.elements.enumerated() { evaluate(s, e, path: "\(path)[\(i)]", into: &out) }
+                for (i, e) in x.elements.enumerated() {
+                    path.push(.index(i))
+                    evaluate(s, e, into: &out)
+                    path.pop()
+                }
             case "minItems":
                 if case .array(let a) = x.value, let n = s.numberText.flatMap({ Int($0) }), a.count < n {
-                    fail(&out, "minItems", x, path, "needs at least \(n) element\(n == 1 ? "" : "s")")
+                    fail(&out, "minItems", x, "needs at least \(n) element\(n == 1 ? "" : "s")")
                 }
             case "uniqueItems":
                 guard case .bool(true) = s.value, case .array(let a) = x.value else { continue }
                 outer: for i in a.indices {
                     for j in a.indices where j > i && Self.equal(a[i], a[j]) {
-                        fail(&out, "uniqueItems", a[j], "\(path)[\(j)]", "repeats element \(i)")
+                        path.push(.index(j))
+                        fail(&out, "uniqueItems", a[j], "repeats element \(i)")
+                        path.pop()
                         break outer
                     }
                 }
@@ -132,13 +149,13 @@ public final class JSONSchema {
                 let count = a.filter { conforms(s, $0) }.count
                 let minimum = schema["minContains"]?.numberText.flatMap { Int($0) } ?? 1
                 let maximum = schema["maxContains"]?.numberText.flatMap { Int($0) }
-                if count < minimum { fail(&out, "contains", x, path, "needs at least \(minimum) matching element\(minimum == 1 ? "" : "s")") }
-                if let maximum, count > maximum { fail(&out, "maxContains", x, path, "holds \(count) matching elements, at most \(maximum) allowed") }
+                if count < minimum { fail(&out, "contains", x, "needs at least \(minimum) matching element\(minimum == 1 ? "" : "s")") }
+                if let maximum, count > maximum { fail(&out, "maxContains", x, "holds \(count) matching elements, at most \(maximum) allowed") }
             case "minLength", "maxLength":
                 guard let str = x.string, let n = s.numberText.flatMap({ Int($0) }) else { continue }
                 let length = str.unicodeScalars.count
-                if m.name == "minLength" && length < n { fail(&out, "minLength", x, path, n == 1 ? "should not be empty" : "should be at least \(n) characters, is \(length)") }
-                if m.name == "maxLength" && length > n { fail(&out, "maxLength", x, path, "should be at most \(n) characters, is \(length)") }
+                if m.name == "minLength" && length < n { fail(&out, "minLength", x, n == 1 ? "should not be empty" : "should be at least \(n) characters, is \(length)") }
+                if m.name == "maxLength" && length > n { fail(&out, "maxLength", x, "should be at most \(n) characters, is \(length)") }
             case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
                 guard let v = x.numberText.flatMap(Double.init), let bound = s.numberText.flatMap(Double.init) else { continue }
                 let ok: Bool
@@ -150,27 +167,27 @@ public final class JSONSchema {
                 }
                 if !ok {
                     let relation = ["minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"][m.name]!
-                    fail(&out, m.name, x, path, "should be \(relation) \(s.numberText!), is \(x.numberText!)")
+                    fail(&out, m.name, x, "should be \(relation) \(s.numberText!), is \(x.numberText!)")
                 }
             case "pattern":
                 guard let str = x.string, let p = s.string, let regex = regex(p) else { continue }
-                if (try? regex.firstMatch(in: str)) == nil { fail(&out, "pattern", x, path, "\"\(str)\" does not have the required form") }
+                if (try? regex.firstMatch(in: str)) == nil { fail(&out, "pattern", x, "\"\(str)\" does not have the required form") }
             case "format":
                 guard let str = x.string, let f = s.string, !Self.matchesFormat(str, f) else { continue }
-                fail(&out, "format", x, path, "\"\(str)\" is not a valid \(f)")
+                fail(&out, "format", x, "\"\(str)\" is not a valid \(f)")
             case "anyOf":
                 if !s.elements.contains(where: { conforms($0, x) }) {
-                    fail(&out, "anyOf", x, path, "matches none of the allowed shapes")
+                    fail(&out, "anyOf", x, "matches none of the allowed shapes")
                 }
             case "allOf":
-                for sub in s.elements { evaluate(sub, x, path: path, into: &out) }
+                for sub in s.elements { evaluate(sub, x, into: &out) }
             case "not":
-                if conforms(s, x) { fail(&out, "not", x, path, "has a shape that is not allowed here") }
+                if conforms(s, x) { fail(&out, "not", x, "has a shape that is not allowed here") }
             case "if":
                 if conforms(s, x) {
-                    if let then = schema["then"] { evaluate(then, x, path: path, into: &out) }
+                    if let then = schema["then"] { evaluate(then, x, into: &out) }
                 } else if let otherwise = schema["else"] {
-                    evaluate(otherwise, x, path: path, into: &out)
+                    evaluate(otherwise, x, into: &out)
                 }
             default:
                 continue
