@@ -486,7 +486,7 @@ DOCTYPE_UDDF = """<?xml version="1.0"?>
 """
 
 UNKNOWN_XML = """<?xml version="1.0" encoding="UTF-8"?>
-<divelog format="pocket-notes" version="2">
+<pocketnotes version="2">
   <owner>Sofia Marchetti</owner>
   <entry number="1" date="2024-03-02" start="09:15">
     <place>Shark Reef</place>
@@ -498,7 +498,7 @@ UNKNOWN_XML = """<?xml version="1.0" encoding="UTF-8"?>
     <maxdepth unit="m">18.5</maxdepth>
     <runtime unit="min">50</runtime>
   </entry>
-</divelog>
+</pocketnotes>
 """
 
 UNKNOWN_TXT = """Notes from the Sinai trip in March 2024

@@ -145,6 +145,9 @@ public func detectFormat(path: String, displayName: String? = nil) throws -> Fil
     switch try Sniffer.sniff(path: path) {
     case .format(let f): return f
     case .otherXML(let root):
+        if let known = Sniffer.knownXMLLogbooks[root.lowercased()] {
+            throw DiveError("format.unsupported-input", "the file is a \(known) logbook (root element <\(root)>), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
+        }
         throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
     case .unknown:
         throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF; use --from to name the format)", at: SourceLocation(file: name, line: 1))

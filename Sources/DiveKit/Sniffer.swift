@@ -16,6 +16,13 @@ public enum SniffResult: Sendable, Hashable {
 
 /// Decides a file's format from its bytes, never from its name.
 public enum Sniffer {
+    /// Dive-log XML formats umilog recognises but does not read yet, by lowercased root
+    /// element (each seen in a real export). A root several formats share (`<dive>`: Suunto
+    /// DM4/DM5 and libdivecomputer dumps) names none of them.
+    public static let knownXMLLogbooks: [String: String] = [
+        "divelog": "Subsurface XML", "divinglog": "Diving Log XML", "profile": "UDCF",
+    ]
+
     /// Sniffs the first 64 KiB of `bytes`.
     public static func sniff(_ bytes: [UInt8]) -> SniffResult {
         var i = 0

@@ -14,7 +14,7 @@ func printError(_ line: String) {
 struct Umilog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umilog",
-        abstract: "Read, convert and check dive logs (UDDF, CSV).",
+        abstract: "Read, convert and check dive logs: UDDF and DiveJSON in, CSV and DiveJSON out.",
         version: "0.1.0",
         subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self]
     )

@@ -11,20 +11,20 @@ struct Validate: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        var invalid = 0, unreadable = 0, problems = 0
+        var invalid = 0, unchecked = 0, problems = 0
         for file in files {
             let result = DiveKit.validate(path: file)
             if let error = result.error {
                 printError(error.description)
-                unreadable += 1
+                unchecked += 1
                 continue
             }
             for issue in result.issues { print(issue.description) }
             problems += result.issues.count
             if !result.issues.isEmpty { invalid += 1 }
         }
-        printError("umilog: \(files.count - invalid - unreadable) of \(files.count) file\(files.count == 1 ? "" : "s") valid; \(problems) problem\(problems == 1 ? "" : "s")\(unreadable > 0 ? "; \(unreadable) unreadable" : "")")
-        if unreadable > 0 { throw ExitCode(2) }
+        printError("umilog: \(files.count - invalid - unchecked) of \(files.count) file\(files.count == 1 ? "" : "s") valid; \(problems) problem\(problems == 1 ? "" : "s")\(unchecked > 0 ? "; \(unchecked) not checked" : "")")
+        if unchecked > 0 { throw ExitCode(2) }
         if invalid > 0 { throw ExitCode(1) }
     }
 }

@@ -120,3 +120,18 @@ func csvRecords(_ text: String) -> [Int] {
     if any { counts.append(fields) }
     return counts
 }
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct UnsupportedInputTests {
+    @Test(arguments: [
+        ("ssrf/subsurface__TwoTimesTwo.ssrf", "a Subsurface XML logbook (root element <divelog>)"),
+        ("other/divinglog__DivingLog6_export.xml", "a Diving Log XML logbook (root element <Divinglog>)"),
+        ("other/divinglog__TestDiveDivingLog5.08.udcf", "a UDCF logbook (root element <PROFILE>)"),
+    ])
+    func aDiveLogInAFormatNotReadYetIsNamed(file: String, named: String) throws {
+        let report = convert(inputs: [Paths.corpus + "/" + file], options: ConvertOptions(to: .csv), standardOutput: Capture())
+        let error = try #require(report.inputs.first?.error)
+        #expect(error.code == "format.unsupported-input")
+        #expect(error.message == "the file is \(named), which umilog does not read yet")
+    }
+}
