@@ -38,6 +38,8 @@ public struct Dive: Sendable, Hashable {
     public var entryPosition: Position?
     public var exitPosition: Position?
     public var tripUUID: String?
+    /// The course this was a training dive of.
+    public var courseUUID: String?
     /// The dive centre or shop the dive was made with.
     public var contactUUID: String?
     /// The dive's sites, the first being the primary one.
@@ -48,8 +50,13 @@ public struct Dive: Sendable, Hashable {
     public var cylinders: [Cylinder] = []
     /// Each device's record of this dive, the primary first.
     public var recordings: [Recording] = []
+    /// When the record was made in the program that wrote it.
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     /// Where in its source file this dive came from.
     public var provenance: Provenance?
+    /// How the source spelled this dive (paths relative to the dive).
+    public var layout = SourceLayout()
 
     public init(uuid: String, startedAt: DiveDateTime?) {
         self.uuid = uuid; self.startedAt = startedAt
@@ -105,9 +112,12 @@ public struct Cylinder: Sendable, Hashable {
     /// The label pressure channels and gas switches use for this cylinder.
     public var gasNumber: Int?
     public var role: CylinderRole?
+    /// How it is carried beside the others.
+    public var usage: CylinderUsage?
     public var gearUUID: String?
     /// The name the source gave the gas, when it named one (e.g. a UDDF mix name).
     public var gasName: String?
+    public var extensions: ExtensionValue?
 
     public init() {}
 
@@ -128,11 +138,19 @@ public struct Cylinder: Sendable, Hashable {
 
 public enum CylinderRole: String, Sendable, Hashable { case bottom, deco, diluent, oxygen }
 
+/// Whether a cylinder is breathed alongside others (sidemount, doubles) or carried to be switched to.
+public enum CylinderUsage: String, Sendable, Hashable { case parallel, staged }
+
+/// How much of a species was seen, when not counted.
+public enum Abundance: String, Sendable, Hashable, CaseIterable { case few, many, abundant }
+
 /// A species seen on a dive.
 public struct Sighting: Sendable, Hashable {
     public var speciesUUID: String
     public var count: Int?
+    public var abundance: Abundance?
     public var notes: String?
+    public var extensions: ExtensionValue?
     public init(speciesUUID: String, count: Int? = nil) { self.speciesUUID = speciesUUID; self.count = count }
 }
 
@@ -140,6 +158,7 @@ public struct Sighting: Sendable, Hashable {
 public struct PersonReference: Sendable, Hashable {
     public var personUUID: String
     public var role: PersonRole?
+    public var extensions: ExtensionValue?
     public init(personUUID: String, role: PersonRole? = nil) { self.personUUID = personUUID; self.role = role }
 }
 

@@ -17,10 +17,17 @@ public struct LogbookHeader: Sendable, Hashable {
     public var species: [Species] = []
     public var gear: [GearItem] = []
     public var people: [Person] = []
+    public var courses: [Course] = []
+    public var gearSets: [GearSet] = []
+    public var serviceSchedules: [GearServiceSchedule] = []
+    public var serviceRecords: [GearServiceRecord] = []
+    public var certifications: [Certification] = []
     /// Dive centres, shops, places stayed at (§6.18).
     public var contacts: [Contact] = []
     /// The document-level `extensions` of a DiveJSON source, kept to be written back.
     public var extensions: ExtensionValue?
+    /// How the source spelled the records above (paths from the document root, e.g. `sites/2`).
+    public var layout = SourceLayout()
 
     public init() {}
 
@@ -34,6 +41,42 @@ public struct LogbookHeader: Sendable, Hashable {
     public func contact(_ uuid: String) -> Contact? { contacts.first { $0.uuid == uuid } }
     /// The gear item with this uuid.
     public func gearItem(_ uuid: String) -> GearItem? { gear.first { $0.uuid == uuid } }
+    /// Adds what another logbook's header holds: records by uuid, each once (the first
+    /// seen wins); the diver, source and extensions only where this header has none. The
+    /// source layout survives only while one header has contributed records.
+    public mutating func merge(_ other: LogbookHeader) {
+        let first = sourceFormat == nil && isEmpty
+        if sourceFormat == nil {
+            sourceFormat = other.sourceFormat
+            sourceVersion = other.sourceVersion
+            sourceGenerator = other.sourceGenerator
+        }
+        if diver == nil { diver = other.diver }
+        if extensions == nil { extensions = other.extensions }
+        func add<T>(_ existing: inout [T], _ new: [T], _ id: (T) -> String) {
+            var seen = Set(existing.map(id))
+            for item in new where seen.insert(id(item)).inserted { existing.append(item) }
+        }
+        add(&sites, other.sites, \.uuid)
+        add(&trips, other.trips, \.uuid)
+        add(&courses, other.courses, \.uuid)
+        add(&species, other.species, \.uuid)
+        add(&gear, other.gear, \.uuid)
+        add(&gearSets, other.gearSets, \.uuid)
+        add(&serviceSchedules, other.serviceSchedules, \.uuid)
+        add(&serviceRecords, other.serviceRecords, \.uuid)
+        add(&certifications, other.certifications, \.uuid)
+        add(&people, other.people, \.uuid)
+        add(&contacts, other.contacts, \.uuid)
+        layout = first ? other.layout : SourceLayout()
+    }
+
+    /// True when the header holds no records.
+    public var isEmpty: Bool {
+        diver == nil && sites.isEmpty && trips.isEmpty && courses.isEmpty && species.isEmpty && gear.isEmpty
+            && gearSets.isEmpty && serviceSchedules.isEmpty && serviceRecords.isEmpty && certifications.isEmpty
+            && people.isEmpty && contacts.isEmpty
+    }
 }
 
 /// A whole logbook in memory: the header and its dives. Readers stream instead; this is
@@ -59,6 +102,7 @@ public struct Generator: Sendable, Hashable {
 public struct Position: Sendable, Hashable {
     public var latitude: Double
     public var longitude: Double
+    public var extensions: ExtensionValue?
     public init(latitude: Double, longitude: Double) { self.latitude = latitude; self.longitude = longitude }
 }
 
@@ -69,7 +113,13 @@ public struct Diver: Sendable, Hashable {
     public var email: String?
     public var phone: String?
     public var bornOn: LocalDate?
+    public var emergencyContacts: [EmergencyContact] = []
     public var insurances: [Insurance] = []
+    /// A portrait of the diver.
+    public var portraitFile: StoredFile?
+    /// When the record was made in the program that wrote it.
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String? = nil, name: String? = nil) { self.uuid = uuid; self.name = name }
 }
 
@@ -78,6 +128,7 @@ public struct Insurance: Sendable, Hashable {
     public var provider: String
     public var number: String?
     public var expiresOn: LocalDate?
+    public var extensions: ExtensionValue?
     public init(provider: String, number: String? = nil, expiresOn: LocalDate? = nil) {
         self.provider = provider; self.number = number; self.expiresOn = expiresOn
     }
@@ -99,6 +150,7 @@ public struct Address: Sendable, Hashable {
     public var postcode: String?
     public var region: String?
     public var country: String
+    public var extensions: ExtensionValue?
     public init(country: String) { self.country = country }
 }
 
@@ -113,6 +165,8 @@ public struct Contact: Sendable, Hashable {
     public var address: Address?
     public var position: Position?
     public var notes: String?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, name: String) { self.uuid = uuid; self.name = name }
 }
 
@@ -120,6 +174,8 @@ public struct Contact: Sendable, Hashable {
 public struct Location: Sendable, Hashable {
     public var name: String
     public var position: Position?
+    public var bbox: BoundingBox?
+    public var extensions: ExtensionValue?
     public init(name: String, position: Position? = nil) { self.name = name; self.position = position }
 }
 
@@ -127,7 +183,7 @@ public struct Location: Sendable, Hashable {
 public enum WaterType: String, Sendable, Hashable, CaseIterable { case fresh, salt, brackish }
 
 /// How a diver entered the water.
-public enum EntryType: String, Sendable, Hashable, CaseIterable { case shore, boat, pier }
+public enum EntryType: String, Sendable, Hashable, CaseIterable { case shore, boat, pier, pool }
 
 /// A dive site.
 public struct Site: Sendable, Hashable {
@@ -136,6 +192,8 @@ public struct Site: Sendable, Hashable {
     public var otherNames: [String] = []
     public var location: Location?
     public var position: Position?
+    /// The site's ids in outside registries.
+    public var externalIDs: [ExternalID] = []
     /// Shallowest depth of the site, metres.
     public var depthFrom: Double?
     /// Deepest depth of the site, metres.
@@ -143,7 +201,12 @@ public struct Site: Sendable, Hashable {
     public var waterType: WaterType?
     /// Metres above sea level.
     public var altitude: Int?
+    /// How divers get in here.
+    public var entryTypes: [EntryType] = []
+    public var tags: [String] = []
     public var notes: String?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, name: String) { self.uuid = uuid; self.name = name }
 }
 
@@ -154,6 +217,7 @@ public struct TripPart: Sendable, Hashable {
     public var location: Location?
     /// Where the diver stayed: a contact.
     public var accommodationUUID: String?
+    public var extensions: ExtensionValue?
     public init(startsOn: LocalDate? = nil, endsOn: LocalDate? = nil, location: Location? = nil) {
         self.startsOn = startsOn; self.endsOn = endsOn; self.location = location
     }
@@ -164,17 +228,24 @@ public struct Trip: Sendable, Hashable {
     public var uuid: String
     public var name: String
     public var parts: [TripPart] = []
+    public var people: [PersonReference] = []
     public var notes: String?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, name: String) { self.uuid = uuid; self.name = name }
 }
 
 /// A marine species.
 public struct Species: Sendable, Hashable {
     public var uuid: String
+    /// Ids in outside registries (`worms` AphiaIDs).
+    public var externalIDs: [ExternalID] = []
     public var scientificName: String?
     public var commonName: String?
-    /// The WoRMS AphiaID, when known.
-    public var wormsID: Int?
+    /// Taxonomic rank (`species`, `genus`, …) when the name is not a species.
+    public var rank: String?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, scientificName: String? = nil, commonName: String? = nil) {
         self.uuid = uuid; self.scientificName = scientificName; self.commonName = commonName
     }
@@ -203,6 +274,17 @@ public struct GearItem: Sendable, Hashable {
     public var workingPressure: Double?
     public var material: CylinderMaterial?
     public var notes: String?
+    /// Hired rather than owned.
+    public var rented: Bool?
+    /// No longer in use.
+    public var archived: Bool?
+    public var archivedAt: DiveDateTime?
+    /// Dives made with it, as the program that wrote it counted them.
+    public var diveCount: Int?
+    /// Seconds under water with it.
+    public var diveTime: Int?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, name: String, type: GearType? = nil) {
         self.uuid = uuid; self.name = name; self.type = type
     }
@@ -215,5 +297,7 @@ public struct Person: Sendable, Hashable {
     public var email: String?
     public var phone: String?
     public var notes: String?
+    public var createdAt: DiveDateTime?
+    public var extensions: ExtensionValue?
     public init(uuid: String, name: String) { self.uuid = uuid; self.name = name }
 }

@@ -5,16 +5,33 @@ public struct Recording: Sendable, Hashable {
     public var decoModel: DecoModel?
     /// When this device's record started, where the source states one for it.
     public var startedAt: DiveDateTime?
+    /// The water density the device computed depth for.
+    public var salinity: Salinity?
     /// Bar.
     public var surfacePressure: Double?
+    /// CNS oxygen toxicity at the start and end, percent.
+    public var cnsStart: Double?
+    public var cnsEnd: Double?
+    /// Oxygen tolerance units at the start and end.
+    public var otuStart: Double?
+    public var otuEnd: Double?
+    /// The downloads this recording was read from.
+    public var sourceFiles: [StoredFile] = []
     public var profile: Profile?
+    public var extensions: ExtensionValue?
 
     public init(device: Device? = nil, profile: Profile? = nil) { self.device = device; self.profile = profile }
 
     /// True when the recording describes something (§6.4a): a device, a profile or a readout.
     /// A mode or a deco model alone is a setting nothing recorded a dive with.
-    public var hasContent: Bool { device.map { !$0.isEmpty } == true || profile != nil || surfacePressure != nil }
+    public var hasContent: Bool {
+        device.map { !$0.isEmpty } == true || profile != nil || surfacePressure != nil
+            || cnsStart != nil || cnsEnd != nil || otuStart != nil || otuEnd != nil || !sourceFiles.isEmpty
+    }
 }
+
+/// The water density a device computes depth for: fresh, EN 13319 (1020 kg/m³) or salt.
+public enum Salinity: String, Sendable, Hashable { case fresh, en13319, salt }
 
 /// How a computer ran.
 public enum RecordingMode: String, Sendable, Hashable {
@@ -31,9 +48,12 @@ public struct Device: Sendable, Hashable {
     public var name: String?
     /// The device's own dive counter (not the diver's dive number).
     public var diveNumber: Int?
+    public var extensions: ExtensionValue?
     public init() {}
     /// True when no member is recorded.
-    public var isEmpty: Bool { brand == nil && model == nil && serial == nil && firmware == nil && name == nil && diveNumber == nil }
+    public var isEmpty: Bool {
+        brand == nil && model == nil && serial == nil && firmware == nil && name == nil && diveNumber == nil && extensions == nil
+    }
     /// `brand model` or whichever of name/model/brand is known.
     public var displayName: String? {
         if let model { return brand.map { model.hasPrefix($0) ? model : "\($0) \(model)" } ?? model }
@@ -49,7 +69,12 @@ public struct DecoModel: Sendable, Hashable {
     public var gfLow: Int?
     /// Whole percent.
     public var gfHigh: Int?
+    /// The device's conservatism setting (negative is more liberal).
+    public var conservatism: Int?
+    public var extensions: ExtensionValue?
     public init() {}
+    /// True when no member is recorded.
+    public var isEmpty: Bool { algorithm == nil && name == nil && gfLow == nil && gfHigh == nil && conservatism == nil && extensions == nil }
 }
 
 /// A recording's samples: columnar channels on one time axis in milliseconds from the start
@@ -74,6 +99,7 @@ public struct Profile: Sendable, Hashable {
     public var gradientFactor: Series?
     public var surfaceGradientFactor: Series?
     public var events: [Event] = []
+    public var extensions: ExtensionValue?
 
     public init() {}
 
@@ -107,6 +133,7 @@ public struct Profile: Sendable, Hashable {
 public struct Series: Sendable, Hashable {
     public var times: [Int]
     public var values: [Int]
+    public var extensions: ExtensionValue?
     public init(times: [Int] = [], values: [Int] = []) { self.times = times; self.values = values }
     public var count: Int { times.count }
     public var isEmpty: Bool { times.isEmpty }
@@ -135,6 +162,7 @@ public struct Event: Sendable, Hashable {
     public var gasNumber: Int?
     /// Free text; required when there is no `type`.
     public var label: String?
+    public var extensions: ExtensionValue?
     public init(time: Int, type: EventType? = nil, gasNumber: Int? = nil, label: String? = nil) {
         self.time = time; self.type = type; self.gasNumber = gasNumber; self.label = label
     }

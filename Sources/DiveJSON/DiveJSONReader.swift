@@ -7,8 +7,11 @@ import Glibc
 /// (DiveJSON files are a fraction of their UDDF sources' size); dives are then handed out
 /// one at a time with the header complete.
 ///
-/// A member the model does not carry yet is reported `dropped` by its path; a value outside
-/// a closed vocabulary is read as absent (spec §5.6) and reported.
+/// Every member DiveJSON 1.0 defines has a place in the model, each object's `extensions`
+/// included. A member outside the format (a newer minor version's, a producer's mistake) is
+/// reported `dropped` at its path; a value outside a closed vocabulary is read as absent (§5.6)
+/// and reported. How the document spelled what it holds — member order, `20` for `20.0`,
+/// empty lists — is kept as each record's ``SourceLayout``, so writing it back changes nothing.
 public final class DiveJSONReader: DiveSource {
     public let displayName: String
     public private(set) var header = LogbookHeader()
@@ -61,293 +64,661 @@ public final class DiveJSONReader: DiveSource {
 
     // MARK: Reporting
 
-    private func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String, line: Int, column: Int) {
+    fileprivate func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String, line: Int, column: Int) {
         findings.append(Finding(kind, code, message, at: SourceLocation(file: displayName, line: line, column: column, path: path)))
     }
 
-    /// Reports every member of `node` that is not in `known`.
-    private func notCarried(_ node: JSONNode, _ path: String, known: Set<String>) {
-        for m in node.members where !known.contains(m.name) {
-            report(.dropped, "divejson.member-not-carried", "\"\(m.name)\" is not carried by umilog's logbook model yet", path + "." + m.name, line: m.line, column: m.column)
+    /// Reads `node` as an object, or reports it and gives `nil` when it is something else.
+    fileprivate func object(_ node: JSONNode, _ path: String) -> Fields? {
+        guard node.isObject else {
+            report(.dropped, "divejson.wrong-type", "should be an object but is a \(node.typeName); not read", path, line: node.line, column: node.column)
+            return nil
+        }
+        return Fields(node: node, path: path, reader: self)
+    }
+
+    /// Reads each element of the array member `name` as an object.
+    fileprivate func objects(_ f: inout Fields, _ name: String) -> [Fields] {
+        guard let v = f.take(name) else { return [] }
+        guard case .array(let elements) = v.value else {
+            f.wrongType(v, name, "an array")
+            return []
+        }
+        return elements.enumerated().compactMap { object($1, "\(f.path).\(name)[\($0)]") }
+    }
+
+    /// Reports a record that lacks a member it cannot exist without.
+    fileprivate func incomplete(_ f: Fields, _ what: String, needs: String) {
+        report(.dropped, "divejson.record-incomplete", "\(what) without \(needs) cannot be read; skipped", f.path, line: f.node.line, column: f.node.column)
+    }
+
+    // MARK: Shared records
+
+    private func position(_ f: inout Fields, _ name: String) -> Position? {
+        guard let v = f.take(name), var p = object(v, "\(f.path).\(name)") else { return nil }
+        defer { p.done() }
+        guard let la = p.number("latitude"), let lo = p.number("longitude") else {
+            incomplete(p, "a position", needs: "both latitude and longitude"); return nil
+        }
+        var position = Position(latitude: la, longitude: lo)
+        position.extensions = p.extensions()
+        return position
+    }
+
+    private func location(_ f: inout Fields, _ name: String) -> Location? {
+        guard let v = f.take(name), var l = object(v, "\(f.path).\(name)") else { return nil }
+        defer { l.done() }
+        guard let n = l.string("name") else { incomplete(l, "a location", needs: "a name"); return nil }
+        var location = Location(name: n, position: position(&l, "position"))
+        if let b = l.take("bbox"), var box = object(b, "\(l.path).bbox") {
+            if let s = box.number("south"), let n = box.number("north"), let w = box.number("west"), let e = box.number("east") {
+                location.bbox = BoundingBox(south: s, north: n, west: w, east: e)
+                location.bbox?.extensions = box.extensions()
+            } else {
+                incomplete(box, "a bounding box", needs: "all of south, north, west and east")
+            }
+            box.done()
+        }
+        location.extensions = l.extensions()
+        return location
+    }
+
+    private func storedFile(_ f: inout Fields) -> StoredFile? {
+        defer { f.done() }
+        guard let uuid = f.string("uuid"), let name = f.string("original_filename"), let type = f.string("content_type"),
+              let size = f.integer("byte_size"), let sha = f.string("sha256") else {
+            incomplete(f, "a stored file", needs: "uuid, original_filename, content_type, byte_size and sha256"); return nil
+        }
+        var file = StoredFile(uuid: uuid, originalFilename: name, contentType: type, byteSize: size, sha256: sha)
+        file.archivePath = f.string("archive_path")
+        file.extensions = f.extensions()
+        return file
+    }
+
+    private func storedFile(_ f: inout Fields, _ name: String) -> StoredFile? {
+        guard let v = f.take(name), var file = object(v, "\(f.path).\(name)") else { return nil }
+        return storedFile(&file)
+    }
+
+    private func people(_ f: inout Fields, _ name: String) -> [PersonReference] {
+        objects(&f, name).compactMap { p in
+            var p = p
+            defer { p.done() }
+            guard let person = p.string("person_uuid") else { incomplete(p, "a person reference", needs: "person_uuid"); return nil }
+            var ref = PersonReference(personUUID: person, role: p.vocabulary("role"))
+            ref.extensions = p.extensions()
+            return ref
         }
     }
 
-    // MARK: Values
-
-    private func string(_ node: JSONNode, _ name: String, _ path: String) -> String? {
-        guard let v = node[name] else { return nil }
-        if let s = v.string { return s }
-        wrongType(v, name, path, "a string")
-        return nil
-    }
-
-    private func number(_ node: JSONNode, _ name: String, _ path: String) -> Double? {
-        guard let v = node[name] else { return nil }
-        if let t = v.numberText, let d = Double(t), d.isFinite { return d }
-        wrongType(v, name, path, "a number")
-        return nil
-    }
-
-    private func integer(_ node: JSONNode, _ name: String, _ path: String) -> Int? {
-        guard let v = node[name] else { return nil }
-        if let t = v.numberText, let i = Int(t) { return i }
-        wrongType(v, name, path, "an integer")
-        return nil
-    }
-
-    private func strings(_ node: JSONNode, _ name: String, _ path: String) -> [String] {
-        node[name]?.elements.compactMap(\.string) ?? []
-    }
-
-    private func wrongType(_ v: JSONNode, _ name: String, _ path: String, _ expected: String) {
-        report(.dropped, "divejson.wrong-type", "\"\(name)\" should be \(expected) but is a \(v.typeName); not read", path + "." + name, line: v.line, column: v.column)
-    }
-
-    private func vocabulary<T: RawRepresentable>(_ node: JSONNode, _ name: String, _ path: String) -> T? where T.RawValue == String {
-        guard let text = string(node, name, path) else { return nil }
-        if let v = T(rawValue: text) { return v }
-        let n = node[name]!
-        report(.absent, "divejson.unknown-value", "\"\(name)\": \"\(text)\" is not a value this reader knows; read as not recorded", path + "." + name, line: n.line, column: n.column)
-        return nil
-    }
-
-    private func dateTime(_ node: JSONNode, _ name: String, _ path: String) -> DiveDateTime? {
-        guard let text = string(node, name, path) else { return nil }
-        if let (v, _) = DiveDateTime.parse(text) { return v }
-        let n = node[name]!
-        report(.dropped, "divejson.datetime-invalid", "\"\(name)\": \"\(text)\" is not a date-time; not read", path + "." + name, line: n.line, column: n.column)
-        return nil
-    }
-
-    private func position(_ node: JSONNode?) -> Position? {
-        guard let node, let la = node["latitude"]?.numberText.flatMap(Double.init),
-              let lo = node["longitude"]?.numberText.flatMap(Double.init) else { return nil }
-        return Position(latitude: la, longitude: lo)
-    }
-
-    private func series(_ node: JSONNode?) -> Series? {
-        guard let node else { return nil }
-        let times = node["times"]?.elements.compactMap { $0.numberText.flatMap { Int($0) } } ?? []
-        let values = node["values"]?.elements.compactMap { $0.numberText.flatMap { Int($0) } } ?? []
-        guard times.count == values.count else { return nil }
-        return Series(times: times, values: values)
+    private func externalIDs(_ f: inout Fields) -> [ExternalID] {
+        objects(&f, "external_ids").compactMap { x in
+            var x = x
+            defer { x.done() }
+            guard let registry = x.string("registry"), let identifier = x.string("identifier") else {
+                incomplete(x, "an external id", needs: "registry and identifier"); return nil
+            }
+            var id = ExternalID(registry: registry, identifier: identifier)
+            id.extensions = x.extensions()
+            return id
+        }
     }
 
     // MARK: Header
 
     private func readHeader() {
-        let root = document
+        guard var root = object(document, "$") else { return }
         header.sourceFormat = "divejson"
-        header.sourceVersion = string(root, "version", "$")
-        if let g = root["generator"], let name = g["name"]?.string { header.sourceGenerator = Generator(name: name, version: g["version"]?.string) }
-        notCarried(root, "$", known: ["format", "version", "exported_at", "generator", "diver", "dives", "trips", "sites", "species", "gear", "people", "contacts", "extensions"])
-        header.extensions = root["extensions"].map(extensionValue)
-        if let d = root["diver"] {
-            let path = "$.diver"
-            var diver = Diver(uuid: string(d, "uuid", path), name: string(d, "name", path))
-            diver.email = string(d, "email", path)
-            diver.phone = string(d, "phone", path)
-            diver.bornOn = string(d, "born_on", path).flatMap { DiveDateTime.parse($0)?.0.date }
-            for (i, ins) in (d["insurances"]?.elements ?? []).enumerated() {
-                guard let provider = ins["provider"]?.string else { continue }
-                diver.insurances.append(Insurance(provider: provider, number: ins["number"]?.string,
-                                                  expiresOn: ins["expires_on"]?.string.flatMap { DiveDateTime.parse($0)?.0.date }))
-                notCarried(ins, "\(path).insurances[\(i)]", known: ["provider", "number", "expires_on"])
-            }
-            notCarried(d, path, known: ["uuid", "name", "email", "phone", "born_on", "insurances"])
-            header.diver = diver
+        header.sourceVersion = root.string("version")
+        _ = root.take("format"); _ = root.take("exported_at")
+        if let g = root.take("generator"), let name = g["name"]?.string { header.sourceGenerator = Generator(name: name, version: g["version"]?.string) }
+        for m in document.members {
+            guard !["format", "version", "exported_at", "generator", "dives", "extensions"].contains(m.name),
+                  let kind = SchemaShape.root.kind(of: m.name) else { continue }
+            header.layout.collect(m.value, kind, path: m.name)
         }
-        dives = root["dives"]?.elements ?? []
-        for (i, t) in (root["trips"]?.elements ?? []).enumerated() {
-            let path = "$.trips[\(i)]"
-            guard let uuid = string(t, "uuid", path), let name = string(t, "name", path) else { continue }
-            var trip = Trip(uuid: uuid, name: name)
-            for (j, p) in (t["parts"]?.elements ?? []).enumerated() {
-                var part = TripPart()
-                part.startsOn = p["starts_on"]?.string.flatMap { DiveDateTime.parse($0)?.0.date }
-                part.endsOn = p["ends_on"]?.string.flatMap { DiveDateTime.parse($0)?.0.date }
-                if let l = p["location"], let n = l["name"]?.string { part.location = Location(name: n, position: position(l["position"])) }
-                part.accommodationUUID = p["accommodation_uuid"]?.string
-                notCarried(p, "\(path).parts[\(j)]", known: ["starts_on", "ends_on", "location", "accommodation_uuid"])
-                trip.parts.append(part)
-            }
-            trip.notes = string(t, "notes", path)
-            notCarried(t, path, known: ["uuid", "name", "parts", "notes"])
-            header.trips.append(trip)
+        if let v = root.take("diver"), var d = object(v, "$.diver") { header.diver = readDiver(&d) }
+        if let v = root.take("dives") {
+            if case .array(let elements) = v.value { dives = elements } else { root.wrongType(v, "dives", "an array") }
         }
-        for (i, s) in (root["sites"]?.elements ?? []).enumerated() {
-            let path = "$.sites[\(i)]"
-            guard let uuid = string(s, "uuid", path), let name = string(s, "name", path) else { continue }
-            var site = Site(uuid: uuid, name: name)
-            site.otherNames = strings(s, "other_names", path)
-            if let l = s["location"], let n = l["name"]?.string { site.location = Location(name: n, position: position(l["position"])) }
-            site.position = position(s["position"])
-            site.depthFrom = number(s, "depth_from", path)
-            site.depthTo = number(s, "depth_to", path)
-            site.waterType = vocabulary(s, "water_type", path)
-            site.altitude = integer(s, "altitude", path)
-            site.notes = string(s, "notes", path)
-            notCarried(s, path, known: ["uuid", "name", "other_names", "location", "position", "depth_from", "depth_to", "water_type", "altitude", "notes"])
-            header.sites.append(site)
+        header.trips = objects(&root, "trips").compactMap(readTrip)
+        header.courses = objects(&root, "courses").compactMap(readCourse)
+        header.sites = objects(&root, "sites").compactMap(readSite)
+        header.species = objects(&root, "species").compactMap(readSpecies)
+        header.gear = objects(&root, "gear").compactMap(readGear)
+        header.gearSets = objects(&root, "gear_sets").compactMap(readGearSet)
+        header.serviceSchedules = objects(&root, "gear_service_schedules").compactMap(readSchedule)
+        header.serviceRecords = objects(&root, "gear_service_records").compactMap(readServiceRecord)
+        header.certifications = objects(&root, "certifications").compactMap(readCertification)
+        header.contacts = objects(&root, "contacts").compactMap(readContact)
+        header.people = objects(&root, "people").compactMap(readPerson)
+        header.extensions = root.extensions()
+        root.done()
+    }
+
+    private func readDiver(_ d: inout Fields) -> Diver {
+        var diver = Diver(uuid: d.string("uuid"), name: d.string("name"))
+        diver.email = d.string("email")
+        diver.phone = d.string("phone")
+        diver.bornOn = d.date("born_on")
+        diver.emergencyContacts = objects(&d, "emergency_contacts").compactMap { e in
+            var e = e
+            defer { e.done() }
+            guard let name = e.string("name") else { incomplete(e, "an emergency contact", needs: "a name"); return nil }
+            var contact = EmergencyContact(name: name)
+            contact.phone = e.string("phone")
+            contact.relationship = e.string("relationship")
+            contact.extensions = e.extensions()
+            return contact
         }
-        for (i, s) in (root["species"]?.elements ?? []).enumerated() {
-            let path = "$.species[\(i)]"
-            guard let uuid = string(s, "uuid", path) else { continue }
-            let sp = Species(uuid: uuid, scientificName: string(s, "scientific_name", path), commonName: string(s, "common_name", path))
-            notCarried(s, path, known: ["uuid", "scientific_name", "common_name"])
-            header.species.append(sp)
+        diver.insurances = objects(&d, "insurances").compactMap { i in
+            var i = i
+            defer { i.done() }
+            guard let provider = i.string("provider") else { incomplete(i, "an insurance", needs: "a provider"); return nil }
+            var insurance = Insurance(provider: provider, number: i.string("number"), expiresOn: i.date("expires_on"))
+            insurance.extensions = i.extensions()
+            return insurance
         }
-        for (i, g) in (root["gear"]?.elements ?? []).enumerated() {
-            let path = "$.gear[\(i)]"
-            guard let uuid = string(g, "uuid", path), let name = string(g, "name", path) else { continue }
-            var item = GearItem(uuid: uuid, name: name, type: vocabulary(g, "type", path))
-            item.brand = string(g, "brand", path)
-            item.serial = string(g, "serial", path)
-            item.volume = number(g, "volume", path)
-            item.workingPressure = number(g, "working_pressure", path)
-            item.material = vocabulary(g, "material", path)
-            item.notes = string(g, "notes", path)
-            notCarried(g, path, known: ["uuid", "name", "type", "brand", "serial", "volume", "working_pressure", "material", "notes"])
-            header.gear.append(item)
+        diver.portraitFile = storedFile(&d, "portrait_file")
+        diver.createdAt = d.dateTime("created_at")
+        diver.extensions = d.extensions()
+        d.done()
+        return diver
+    }
+
+    private func readTrip(_ t: Fields) -> Trip? {
+        var t = t
+        defer { t.done() }
+        guard let uuid = t.string("uuid"), let name = t.string("name") else { incomplete(t, "a trip", needs: "uuid and name"); return nil }
+        var trip = Trip(uuid: uuid, name: name)
+        trip.parts = objects(&t, "parts").map { p in
+            var p = p
+            defer { p.done() }
+            var part = TripPart(startsOn: p.date("starts_on"), endsOn: p.date("ends_on"), location: location(&p, "location"))
+            part.accommodationUUID = p.string("accommodation_uuid")
+            part.extensions = p.extensions()
+            return part
         }
-        for (i, p) in (root["people"]?.elements ?? []).enumerated() {
-            let path = "$.people[\(i)]"
-            guard let uuid = string(p, "uuid", path), let name = string(p, "name", path) else { continue }
-            var person = Person(uuid: uuid, name: name)
-            person.email = string(p, "email", path)
-            person.phone = string(p, "phone", path)
-            person.notes = string(p, "notes", path)
-            notCarried(p, path, known: ["uuid", "name", "email", "phone", "notes"])
-            header.people.append(person)
+        trip.people = people(&t, "people")
+        trip.notes = t.string("notes")
+        trip.createdAt = t.dateTime("created_at")
+        trip.extensions = t.extensions()
+        return trip
+    }
+
+    private func readCourse(_ c: Fields) -> Course? {
+        var c = c
+        defer { c.done() }
+        guard let uuid = c.string("uuid"), let name = c.string("name") else { incomplete(c, "a course", needs: "uuid and name"); return nil }
+        var course = Course(uuid: uuid, name: name)
+        course.agency = c.vocabulary("agency")
+        course.agencyOther = c.string("agency_other")
+        course.status = c.vocabulary("status")
+        course.startsOn = c.date("starts_on")
+        course.endsOn = c.date("ends_on")
+        course.instructorNumber = c.string("instructor_number")
+        course.contactUUID = c.string("contact_uuid")
+        course.people = people(&c, "people")
+        course.notes = c.string("notes")
+        course.createdAt = c.dateTime("created_at")
+        course.extensions = c.extensions()
+        return course
+    }
+
+    private func readSite(_ s: Fields) -> Site? {
+        var s = s
+        defer { s.done() }
+        guard let uuid = s.string("uuid"), let name = s.string("name") else { incomplete(s, "a site", needs: "uuid and name"); return nil }
+        var site = Site(uuid: uuid, name: name)
+        site.otherNames = s.strings("other_names")
+        site.location = location(&s, "location")
+        site.position = position(&s, "position")
+        site.externalIDs = externalIDs(&s)
+        site.depthFrom = s.number("depth_from")
+        site.depthTo = s.number("depth_to")
+        site.waterType = s.vocabulary("water_type")
+        site.altitude = s.integer("altitude")
+        site.entryTypes = s.vocabularyList("entry_types")
+        site.tags = s.strings("tags")
+        site.notes = s.string("notes")
+        site.createdAt = s.dateTime("created_at")
+        site.extensions = s.extensions()
+        return site
+    }
+
+    private func readSpecies(_ s: Fields) -> Species? {
+        var s = s
+        defer { s.done() }
+        guard let uuid = s.string("uuid") else { incomplete(s, "a species", needs: "a uuid"); return nil }
+        var species = Species(uuid: uuid)
+        species.externalIDs = externalIDs(&s)
+        species.scientificName = s.string("scientific_name")
+        species.commonName = s.string("common_name")
+        species.rank = s.string("rank")
+        species.createdAt = s.dateTime("created_at")
+        species.extensions = s.extensions()
+        return species
+    }
+
+    private func readGear(_ g: Fields) -> GearItem? {
+        var g = g
+        defer { g.done() }
+        guard let uuid = g.string("uuid"), let name = g.string("name") else { incomplete(g, "a gear item", needs: "uuid and name"); return nil }
+        var item = GearItem(uuid: uuid, name: name)
+        item.brand = g.string("brand")
+        item.serial = g.string("serial")
+        item.type = g.vocabulary("type")
+        item.volume = g.number("volume")
+        item.workingPressure = g.number("working_pressure")
+        item.material = g.vocabulary("material")
+        item.notes = g.string("notes")
+        item.rented = g.bool("rented")
+        item.archived = g.bool("archived")
+        item.archivedAt = g.dateTime("archived_at")
+        item.diveCount = g.integer("dive_count")
+        item.diveTime = g.integer("dive_time")
+        item.createdAt = g.dateTime("created_at")
+        item.extensions = g.extensions()
+        return item
+    }
+
+    private func readGearSet(_ g: Fields) -> GearSet? {
+        var g = g
+        defer { g.done() }
+        guard let uuid = g.string("uuid"), let name = g.string("name") else { incomplete(g, "a gear set", needs: "uuid and name"); return nil }
+        var set = GearSet(uuid: uuid, name: name)
+        set.weight = g.number("weight")
+        set.gearUUIDs = g.strings("gear_uuids")
+        set.createdAt = g.dateTime("created_at")
+        set.extensions = g.extensions()
+        return set
+    }
+
+    private func readSchedule(_ s: Fields) -> GearServiceSchedule? {
+        var s = s
+        defer { s.done() }
+        guard let uuid = s.string("uuid"), let gear = s.string("gear_uuid"), let type: ServiceType = s.vocabulary("type"),
+              let starts = s.date("starts_on") else {
+            incomplete(s, "a service schedule", needs: "uuid, gear_uuid, a known type and starts_on"); return nil
         }
-        for (i, c) in (root["contacts"]?.elements ?? []).enumerated() {
-            let path = "$.contacts[\(i)]"
-            guard let uuid = string(c, "uuid", path), let name = string(c, "name", path) else { continue }
-            var contact = Contact(uuid: uuid, name: name)
-            contact.roles = strings(c, "roles", path).compactMap(ContactRole.init(rawValue:))
-            contact.phone = string(c, "phone", path)
-            contact.email = string(c, "email", path)
-            contact.website = string(c, "website", path)
-            if let a = c["address"], let country = a["country"]?.string {
+        var schedule = GearServiceSchedule(uuid: uuid, gearUUID: gear, type: type, startsOn: starts)
+        schedule.label = s.string("label")
+        schedule.intervalMonths = s.integer("interval_months")
+        schedule.intervalDives = s.integer("interval_dives")
+        schedule.intervalHours = s.integer("interval_hours")
+        schedule.diveCountAtStart = s.integer("dive_count_at_start")
+        schedule.diveTimeAtStart = s.integer("dive_time_at_start")
+        schedule.active = s.bool("active")
+        schedule.lastServiceOn = s.date("last_service_on")
+        schedule.nextDueOn = s.date("next_due_on")
+        schedule.nextDueAtDiveCount = s.integer("next_due_at_dive_count")
+        schedule.nextDueAtDiveTime = s.integer("next_due_at_dive_time")
+        schedule.createdAt = s.dateTime("created_at")
+        schedule.extensions = s.extensions()
+        return schedule
+    }
+
+    private func readServiceRecord(_ r: Fields) -> GearServiceRecord? {
+        var r = r
+        defer { r.done() }
+        guard let uuid = r.string("uuid"), let gear = r.string("gear_uuid"), let type: ServiceType = r.vocabulary("type"),
+              let on = r.date("serviced_on") else {
+            incomplete(r, "a service record", needs: "uuid, gear_uuid, a known type and serviced_on"); return nil
+        }
+        var record = GearServiceRecord(uuid: uuid, gearUUID: gear, type: type, servicedOn: on)
+        record.scheduleUUID = r.string("gear_service_schedule_uuid")
+        record.diveCountAtService = r.integer("dive_count_at_service")
+        record.diveTimeAtService = r.integer("dive_time_at_service")
+        record.label = r.string("label")
+        record.performedBy = r.string("performed_by")
+        record.contactUUID = r.string("contact_uuid")
+        record.notes = r.string("notes")
+        record.createdAt = r.dateTime("created_at")
+        record.extensions = r.extensions()
+        return record
+    }
+
+    private func readCertification(_ c: Fields) -> Certification? {
+        var c = c
+        defer { c.done() }
+        guard let uuid = c.string("uuid"), let agency: Agency = c.vocabulary("agency"), let name = c.string("name") else {
+            incomplete(c, "a certification", needs: "uuid, a known agency and name"); return nil
+        }
+        var cert = Certification(uuid: uuid, agency: agency, name: name)
+        cert.agencyOther = c.string("agency_other")
+        cert.number = c.string("number")
+        cert.certifiedOn = c.date("certified_on")
+        cert.expiresOn = c.date("expires_on")
+        cert.instructorUUID = c.string("instructor_uuid")
+        cert.instructorNumber = c.string("instructor_number")
+        cert.contactUUID = c.string("contact_uuid")
+        cert.courseUUID = c.string("course_uuid")
+        cert.notes = c.string("notes")
+        cert.frontFile = storedFile(&c, "front_file")
+        cert.backFile = storedFile(&c, "back_file")
+        cert.createdAt = c.dateTime("created_at")
+        cert.extensions = c.extensions()
+        return cert
+    }
+
+    private func readContact(_ c: Fields) -> Contact? {
+        var c = c
+        defer { c.done() }
+        guard let uuid = c.string("uuid"), let name = c.string("name") else { incomplete(c, "a contact", needs: "uuid and name"); return nil }
+        var contact = Contact(uuid: uuid, name: name)
+        contact.roles = c.vocabularyList("roles")
+        contact.phone = c.string("phone")
+        contact.email = c.string("email")
+        contact.website = c.string("website")
+        if let v = c.take("address"), var a = object(v, "\(c.path).address") {
+            if let country = a.string("country") {
                 var address = Address(country: country)
-                address.street = a["street"]?.string; address.city = a["city"]?.string
-                address.postcode = a["postcode"]?.string; address.region = a["region"]?.string
+                address.street = a.string("street"); address.city = a.string("city")
+                address.postcode = a.string("postcode"); address.region = a.string("region")
+                address.extensions = a.extensions()
                 contact.address = address
+            } else {
+                incomplete(a, "an address", needs: "a country")
             }
-            contact.position = position(c["position"])
-            contact.notes = string(c, "notes", path)
-            notCarried(c, path, known: ["uuid", "name", "roles", "phone", "email", "website", "address", "position", "notes"])
-            header.contacts.append(contact)
+            a.done()
         }
+        contact.position = position(&c, "position")
+        contact.notes = c.string("notes")
+        contact.createdAt = c.dateTime("created_at")
+        contact.extensions = c.extensions()
+        return contact
+    }
+
+    private func readPerson(_ p: Fields) -> Person? {
+        var p = p
+        defer { p.done() }
+        guard let uuid = p.string("uuid"), let name = p.string("name") else { incomplete(p, "a person", needs: "uuid and name"); return nil }
+        var person = Person(uuid: uuid, name: name)
+        person.email = p.string("email")
+        person.phone = p.string("phone")
+        person.notes = p.string("notes")
+        person.createdAt = p.dateTime("created_at")
+        person.extensions = p.extensions()
+        return person
     }
 
     // MARK: Dives
 
-    private func readDive(_ d: JSONNode, path: String, index: Int) -> Dive? {
-        guard let uuid = string(d, "uuid", path) else {
-            report(.dropped, "divejson.dive-without-uuid", "a dive has no uuid, which a dive requires; not read", path, line: d.line, column: d.column)
+    private func readDive(_ node: JSONNode, path: String, index: Int) -> Dive? {
+        guard var d = object(node, path) else { return nil }
+        defer { d.done() }
+        guard let uuid = d.string("uuid") else {
+            report(.dropped, "divejson.dive-without-uuid", "a dive has no uuid, which a dive requires; not read", path, line: node.line, column: node.column)
             return nil
         }
-        var dive = Dive(uuid: uuid, startedAt: dateTime(d, "started_at", path))
-        dive.provenance = Provenance(format: "divejson", file: displayName, sourceID: uuid, index: index, line: d.line)
-        dive.number = integer(d, "number", path)
-        dive.submergedTime = integer(d, "submerged_time", path)
-        dive.notes = string(d, "notes", path)
-        dive.type = vocabulary(d, "type", path)
-        dive.rating = integer(d, "rating", path)
-        dive.tags = strings(d, "tags", path)
-        dive.maxDepth = number(d, "max_depth", path)
-        dive.avgDepth = number(d, "avg_depth", path)
-        dive.bottomTemperature = number(d, "bottom_temperature", path)
-        dive.visibility = number(d, "visibility", path)
-        dive.weight = number(d, "weight", path)
-        dive.waterType = vocabulary(d, "water_type", path)
-        dive.altitude = integer(d, "altitude", path)
-        dive.airTemperature = number(d, "air_temperature", path)
-        dive.current = vocabulary(d, "current", path)
-        dive.waves = vocabulary(d, "waves", path)
-        dive.weather = vocabulary(d, "weather", path)
-        dive.entryType = vocabulary(d, "entry_type", path)
-        dive.boatName = string(d, "boat_name", path)
-        dive.entryPosition = position(d["entry_position"])
-        dive.exitPosition = position(d["exit_position"])
-        dive.tripUUID = string(d, "trip_uuid", path)
-        dive.contactUUID = string(d, "contact_uuid", path)
-        dive.siteUUIDs = strings(d, "site_uuids", path)
-        dive.gearUUIDs = strings(d, "gear_uuids", path)
-        for s in d["sightings"]?.elements ?? [] {
-            guard let species = s["species_uuid"]?.string else { continue }
-            var sighting = Sighting(speciesUUID: species, count: s["count"]?.numberText.flatMap { Int($0) })
-            sighting.notes = s["notes"]?.string
-            dive.sightings.append(sighting)
+        var dive = Dive(uuid: uuid, startedAt: d.dateTime("started_at"))
+        dive.provenance = Provenance(format: "divejson", file: displayName, sourceID: uuid, index: index, line: node.line)
+        dive.layout.collect(node, Self.diveShape, path: "")
+        dive.number = d.integer("number")
+        dive.submergedTime = d.integer("submerged_time")
+        dive.notes = d.string("notes")
+        dive.type = d.vocabulary("type")
+        dive.rating = d.integer("rating")
+        dive.tags = d.strings("tags")
+        dive.maxDepth = d.number("max_depth")
+        dive.avgDepth = d.number("avg_depth")
+        dive.bottomTemperature = d.number("bottom_temperature")
+        dive.visibility = d.number("visibility")
+        dive.weight = d.number("weight")
+        dive.waterType = d.vocabulary("water_type")
+        dive.altitude = d.integer("altitude")
+        dive.airTemperature = d.number("air_temperature")
+        dive.current = d.vocabulary("current")
+        dive.waves = d.vocabulary("waves")
+        dive.weather = d.vocabulary("weather")
+        dive.entryType = d.vocabulary("entry_type")
+        dive.boatName = d.string("boat_name")
+        dive.entryPosition = position(&d, "entry_position")
+        dive.exitPosition = position(&d, "exit_position")
+        dive.tripUUID = d.string("trip_uuid")
+        dive.courseUUID = d.string("course_uuid")
+        dive.contactUUID = d.string("contact_uuid")
+        dive.siteUUIDs = d.strings("site_uuids")
+        dive.gearUUIDs = d.strings("gear_uuids")
+        dive.sightings = objects(&d, "sightings").compactMap { s in
+            var s = s
+            defer { s.done() }
+            guard let species = s.string("species_uuid") else { incomplete(s, "a sighting", needs: "species_uuid"); return nil }
+            var sighting = Sighting(speciesUUID: species, count: s.integer("count"))
+            sighting.abundance = s.vocabulary("abundance")
+            sighting.notes = s.string("notes")
+            sighting.extensions = s.extensions()
+            return sighting
         }
-        for p in d["people"]?.elements ?? [] {
-            guard let person = p["person_uuid"]?.string else { continue }
-            dive.people.append(PersonReference(personUUID: person, role: p["role"]?.string.flatMap(PersonRole.init(rawValue:))))
-        }
-        for (i, c) in (d["cylinders"]?.elements ?? []).enumerated() {
-            let cpath = "\(path).cylinders[\(i)]"
+        dive.people = people(&d, "people")
+        dive.cylinders = objects(&d, "cylinders").map { c in
+            var c = c
+            defer { c.done() }
             var cyl = Cylinder()
-            cyl.volume = number(c, "volume", cpath)
-            cyl.startPressure = number(c, "start_pressure", cpath)
-            cyl.endPressure = number(c, "end_pressure", cpath)
-            cyl.oxygen = number(c, "oxygen", cpath)
-            cyl.helium = number(c, "helium", cpath)
-            cyl.ppo2Limit = number(c, "ppo2_limit", cpath)
-            cyl.gasNumber = integer(c, "gas_number", cpath)
-            cyl.role = vocabulary(c, "role", cpath)
-            cyl.gearUUID = string(c, "gear_uuid", cpath)
-            notCarried(c, cpath, known: ["volume", "start_pressure", "end_pressure", "oxygen", "helium", "ppo2_limit", "gas_number", "role", "gear_uuid"])
-            dive.cylinders.append(cyl)
+            cyl.volume = c.number("volume")
+            cyl.startPressure = c.number("start_pressure")
+            cyl.endPressure = c.number("end_pressure")
+            cyl.oxygen = c.number("oxygen")
+            cyl.helium = c.number("helium")
+            cyl.ppo2Limit = c.number("ppo2_limit")
+            cyl.gasNumber = c.integer("gas_number")
+            cyl.role = c.vocabulary("role")
+            cyl.usage = c.vocabulary("usage")
+            cyl.gearUUID = c.string("gear_uuid")
+            cyl.extensions = c.extensions()
+            return cyl
         }
-        for (i, r) in (d["recordings"]?.elements ?? []).enumerated() {
-            dive.recordings.append(readRecording(r, path: "\(path).recordings[\(i)]"))
-        }
-        notCarried(d, path, known: ["uuid", "number", "started_at", "submerged_time", "notes", "type", "rating", "tags", "max_depth",
-                                    "avg_depth", "bottom_temperature", "visibility", "weight", "water_type", "altitude", "air_temperature",
-                                    "current", "waves", "weather", "entry_type", "boat_name", "entry_position", "exit_position",
-                                    "trip_uuid", "contact_uuid", "site_uuids", "gear_uuids", "sightings", "people", "cylinders", "recordings"])
+        dive.recordings = objects(&d, "recordings").map(readRecording)
+        dive.createdAt = d.dateTime("created_at")
+        dive.extensions = d.extensions()
         return dive
     }
 
-    private func readRecording(_ r: JSONNode, path: String) -> Recording {
+    private static let diveShape: SchemaShape = {
+        guard case .array(.object(let shape)) = SchemaShape.root.kind(of: "dives") else { fatalError("the schema defines dives") }
+        return shape
+    }()
+
+    private func readRecording(_ r: Fields) -> Recording {
+        var r = r
+        defer { r.done() }
         var rec = Recording()
-        if let d = r["device"] {
+        if let v = r.take("device"), var d = object(v, "\(r.path).device") {
             var device = Device()
-            device.brand = d["brand"]?.string; device.model = d["model"]?.string; device.serial = d["serial"]?.string
-            device.firmware = d["firmware"]?.string; device.name = d["name"]?.string
-            device.diveNumber = d["dive_number"]?.numberText.flatMap { Int($0) }
+            device.brand = d.string("brand"); device.model = d.string("model"); device.serial = d.string("serial")
+            device.firmware = d.string("firmware"); device.name = d.string("name")
+            device.diveNumber = d.integer("dive_number")
+            device.extensions = d.extensions()
+            d.done()
             rec.device = device
         }
-        rec.mode = vocabulary(r, "mode", path)
-        if let m = r["deco_model"] {
+        rec.mode = r.vocabulary("mode")
+        if let v = r.take("deco_model"), var m = object(v, "\(r.path).deco_model") {
             var model = DecoModel()
-            model.algorithm = m["algorithm"]?.string; model.name = m["name"]?.string
-            model.gfLow = m["gf_low"]?.numberText.flatMap { Int($0) }; model.gfHigh = m["gf_high"]?.numberText.flatMap { Int($0) }
+            model.algorithm = m.string("algorithm"); model.name = m.string("name")
+            model.gfLow = m.integer("gf_low"); model.gfHigh = m.integer("gf_high")
+            model.conservatism = m.integer("conservatism")
+            model.extensions = m.extensions()
+            m.done()
             rec.decoModel = model
         }
-        rec.startedAt = dateTime(r, "started_at", path)
-        rec.surfacePressure = number(r, "surface_pressure", path)
-        if let p = r["profile"] {
+        rec.salinity = r.vocabulary("salinity")
+        rec.startedAt = r.dateTime("started_at")
+        rec.surfacePressure = r.number("surface_pressure")
+        rec.cnsStart = r.number("cns_start")
+        rec.cnsEnd = r.number("cns_end")
+        rec.otuStart = r.number("otu_start")
+        rec.otuEnd = r.number("otu_end")
+        rec.sourceFiles = objects(&r, "source_files").compactMap { f in var f = f; return storedFile(&f) }
+        if let v = r.take("profile"), var p = object(v, "\(r.path).profile") {
             var profile = Profile()
-            profile.duration = p["duration"]?.numberText.flatMap { Int($0) } ?? 0
-            profile.depth = series(p["depth"]); profile.ceiling = series(p["ceiling"]); profile.temperature = series(p["temperature"])
-            profile.ndl = series(p["ndl"]); profile.tts = series(p["tts"]); profile.ppo2 = series(p["ppo2"]); profile.cns = series(p["cns"])
-            profile.gradientFactor = series(p["gradient_factor"]); profile.surfaceGradientFactor = series(p["surface_gradient_factor"])
-            for ps in p["pressures"]?.elements ?? [] {
-                if let s = series(ps), let g = ps["gas_number"]?.numberText.flatMap({ Int($0) }) { profile.pressures.append(PressureSeries(gasNumber: g, series: s)) }
+            profile.duration = p.integer("duration") ?? 0
+            profile.depth = series(&p, "depth"); profile.ceiling = series(&p, "ceiling"); profile.temperature = series(&p, "temperature")
+            profile.pressures = objects(&p, "pressures").compactMap { s in
+                var s = s
+                defer { s.done() }
+                guard let g = s.integer("gas_number"), let series = series(&s) else { incomplete(s, "a pressure channel", needs: "gas_number, times and values"); return nil }
+                return PressureSeries(gasNumber: g, series: series)
             }
-            for e in p["events"]?.elements ?? [] {
-                guard let t = e["time"]?.numberText.flatMap({ Int($0) }) else { continue }
-                profile.events.append(Event(time: t, type: e["type"]?.string.flatMap(EventType.init(rawValue:)),
-                                            gasNumber: e["gas_number"]?.numberText.flatMap { Int($0) }, label: e["label"]?.string))
+            profile.ndl = series(&p, "ndl"); profile.tts = series(&p, "tts"); profile.ppo2 = series(&p, "ppo2"); profile.cns = series(&p, "cns")
+            profile.gradientFactor = series(&p, "gradient_factor"); profile.surfaceGradientFactor = series(&p, "surface_gradient_factor")
+            profile.events = objects(&p, "events").compactMap { e in
+                var e = e
+                defer { e.done() }
+                guard let t = e.integer("time") else { incomplete(e, "an event", needs: "a time"); return nil }
+                var event = Event(time: t, type: e.vocabulary("type"), gasNumber: e.integer("gas_number"), label: e.string("label"))
+                event.extensions = e.extensions()
+                return event
             }
-            notCarried(p, path + ".profile", known: ["duration", "depth", "ceiling", "temperature", "pressures", "ndl", "tts", "ppo2", "cns", "gradient_factor", "surface_gradient_factor", "events"])
+            profile.extensions = p.extensions()
+            p.done()
             rec.profile = profile
         }
-        notCarried(r, path, known: ["device", "mode", "deco_model", "started_at", "surface_pressure", "profile"])
+        rec.extensions = r.extensions()
         return rec
     }
+
+    private func series(_ f: inout Fields, _ name: String) -> Series? {
+        guard let v = f.take(name), var s = object(v, "\(f.path).\(name)") else { return nil }
+        defer { s.done() }
+        return series(&s)
+    }
+
+    /// The channel in `s`'s `times` and `values`; `nil`, reported, when they do not pair up.
+    private func series(_ s: inout Fields) -> Series? {
+        let times = s.integers("times"), values = s.integers("values")
+        guard let times, let values, times.count == values.count else {
+            incomplete(s, "a profile channel", needs: "integer times and values of one length"); return nil
+        }
+        var series = Series(times: times, values: values)
+        series.extensions = s.extensions()
+        return series
+    }
+}
+
+/// One JSON object being read: hands out members by name and remembers which were taken, so
+/// that `done()` can report every member the model has no place for.
+private struct Fields {
+    let node: JSONNode
+    let path: String
+    unowned let reader: DiveJSONReader
+    private var taken: [String] = []
+
+    init(node: JSONNode, path: String, reader: DiveJSONReader) {
+        self.node = node; self.path = path; self.reader = reader
+    }
+
+    /// The member named `name`, marked as read.
+    mutating func take(_ name: String) -> JSONNode? {
+        taken.append(name)
+        return node[name]
+    }
+
+    /// Reports the members nobody took.
+    func done() {
+        for m in node.members where !taken.contains(m.name) {
+            reader.report(.dropped, "divejson.member-not-carried", "\"\(m.name)\" is not carried by umilog's logbook model",
+                          path + "." + m.name, line: m.line, column: m.column)
+        }
+    }
+
+    func wrongType(_ v: JSONNode, _ name: String, _ expected: String) {
+        reader.report(.dropped, "divejson.wrong-type", "\"\(name)\" should be \(expected) but is a \(v.typeName); not read",
+                      path + "." + name, line: v.line, column: v.column)
+    }
+
+    mutating func string(_ name: String) -> String? {
+        guard let v = take(name) else { return nil }
+        if let s = v.string { return s }
+        wrongType(v, name, "a string")
+        return nil
+    }
+
+    mutating func number(_ name: String) -> Double? {
+        guard let v = take(name) else { return nil }
+        if let t = v.numberText, let d = Double(t), d.isFinite { return d }
+        wrongType(v, name, "a number")
+        return nil
+    }
+
+    mutating func integer(_ name: String) -> Int? {
+        guard let v = take(name) else { return nil }
+        if let t = v.numberText, let i = Int(t) { return i }
+        wrongType(v, name, "an integer")
+        return nil
+    }
+
+    mutating func bool(_ name: String) -> Bool? {
+        guard let v = take(name) else { return nil }
+        if case .bool(let b) = v.value { return b }
+        wrongType(v, name, "true or false")
+        return nil
+    }
+
+    mutating func strings(_ name: String) -> [String] {
+        guard let v = take(name) else { return [] }
+        guard case .array(let elements) = v.value else { wrongType(v, name, "an array of strings"); return [] }
+        return elements.compactMap { e in
+            if let s = e.string { return s }
+            wrongType(e, name, "an array of strings")
+            return nil
+        }
+    }
+
+    /// An array of integers, or `nil` (reported) when it is not one.
+    mutating func integers(_ name: String) -> [Int]? {
+        guard let v = take(name) else { return nil }
+        guard case .array(let elements) = v.value else { wrongType(v, name, "an array of integers"); return nil }
+        var out: [Int] = []
+        out.reserveCapacity(elements.count)
+        for e in elements {
+            guard let t = e.numberText, let i = Int(t) else { wrongType(e, name, "an array of integers"); return nil }
+            out.append(i)
+        }
+        return out
+    }
+
+    /// A value of a closed vocabulary; one this reader does not know reads as absent (§5.6), reported.
+    mutating func vocabulary<T: RawRepresentable>(_ name: String) -> T? where T.RawValue == String {
+        guard let text = string(name) else { return nil }
+        if let v = T(rawValue: text) { return v }
+        let n = node[name]!
+        reader.report(.absent, "divejson.unknown-value", "\"\(name)\": \"\(text)\" is not a value this reader knows; read as not recorded",
+                      path + "." + name, line: n.line, column: n.column)
+        return nil
+    }
+
+    /// A list of vocabulary values; unknown ones are left out, reported.
+    mutating func vocabularyList<T: RawRepresentable>(_ name: String) -> [T] where T.RawValue == String {
+        let n = node[name]
+        return strings(name).compactMap { text in
+            if let v = T(rawValue: text) { return v }
+            reader.report(.absent, "divejson.unknown-value", "\"\(name)\" holds \"\(text)\", not a value this reader knows; left out",
+                          path + "." + name, line: n?.line ?? node.line, column: n?.column ?? node.column)
+            return nil
+        }
+    }
+
+    mutating func dateTime(_ name: String) -> DiveDateTime? {
+        guard let text = string(name) else { return nil }
+        if let (v, _) = DiveDateTime.parse(text) { return v }
+        let n = node[name]!
+        reader.report(.dropped, "divejson.datetime-invalid", "\"\(name)\": \"\(text)\" is not a date-time; not read",
+                      path + "." + name, line: n.line, column: n.column)
+        return nil
+    }
+
+    mutating func date(_ name: String) -> LocalDate? {
+        guard let text = string(name) else { return nil }
+        if let (v, _) = DiveDateTime.parse(text), v.time == nil { return v.date }
+        let n = node[name]!
+        reader.report(.dropped, "divejson.date-invalid", "\"\(name)\": \"\(text)\" is not a date (yyyy-mm-dd); not read",
+                      path + "." + name, line: n.line, column: n.column)
+        return nil
+    }
+
+    /// The object's `extensions`, carried untouched.
+    mutating func extensions() -> ExtensionValue? { take("extensions").map(extensionValue) }
 }
 
 /// A parsed JSON value as an opaque extension value.

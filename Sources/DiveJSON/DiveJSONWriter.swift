@@ -37,7 +37,11 @@ public final class DiveJSONWriter {
         out.key("name"); out.string(generator.name)
         if let v = generator.version { out.key("version"); out.string(v) }
         out.endObject()
-        if let diver = header.diver { write(diver) }
+        if let diver = header.diver {
+            out.beginRecord(header.layout)
+            write(diver)
+            out.endRecord()
+        }
     }
 
     /// Writes one dive. A dive with no start cannot be carried (`started_at` is required)
@@ -63,12 +67,19 @@ public final class DiveJSONWriter {
     public func finish(header: LogbookHeader) throws {
         begin(header)
         if divesOpen { out.endArray() }
-        if !header.trips.isEmpty { out.key("trips"); out.beginArray(); header.trips.forEach(write); out.endArray() }
-        if !header.sites.isEmpty { out.key("sites"); out.beginArray(); header.sites.forEach(write); out.endArray() }
-        if !header.species.isEmpty { out.key("species"); out.beginArray(); header.species.forEach(write); out.endArray() }
-        if !header.gear.isEmpty { out.key("gear"); out.beginArray(); header.gear.forEach(write); out.endArray() }
-        if !header.contacts.isEmpty { out.key("contacts"); out.beginArray(); header.contacts.forEach(write); out.endArray() }
-        if !header.people.isEmpty { out.key("people"); out.beginArray(); header.people.forEach(write); out.endArray() }
+        out.beginRecord(header.layout)
+        list("trips", header.trips, write)
+        list("courses", header.courses, write)
+        list("sites", header.sites, write)
+        list("species", header.species, write)
+        list("gear", header.gear, write)
+        list("gear_sets", header.gearSets, write)
+        list("gear_service_schedules", header.serviceSchedules, write)
+        list("gear_service_records", header.serviceRecords, write)
+        list("certifications", header.certifications, write)
+        list("contacts", header.contacts, write)
+        list("people", header.people, write)
+        out.endRecord()
         if let extensions = header.extensions {
             out.key("extensions")
             write(extensions)
@@ -112,50 +123,106 @@ public final class DiveJSONWriter {
     private func member(_ name: String, _ value: String?) { if let value { out.key(name); out.string(value) } }
     private func member(_ name: String, _ value: Int?) { if let value { out.key(name); out.integer(value) } }
     private func member(_ name: String, _ value: Double?) { if let value { out.key(name); out.number(value) } }
-    private func uuids(_ name: String, _ values: [String]) {
-        guard !values.isEmpty else { return }
+    private func member(_ name: String, _ value: Bool?) { if let value { out.key(name); out.bool(value) } }
+    private func member(_ name: String, _ value: LocalDate?) { if let value { out.key(name); out.dateTime(DiveDateTime(date: value)) } }
+    private func member(_ name: String, _ value: DiveDateTime?) { if let value { out.key(name); out.dateTime(value) } }
+    private func member<T: RawRepresentable>(_ name: String, _ value: T?) where T.RawValue == String {
+        if let value { out.key(name); out.string(value.rawValue) }
+    }
+    private func member(_ name: String, _ value: ExtensionValue?) { if let value { out.key(name); write(value) } }
+    private func strings(_ name: String, _ values: [String]) {
+        guard !values.isEmpty || out.keepsEmptyList(name) else { return }
         out.key(name); out.beginArray(); values.forEach { out.string($0) }; out.endArray()
     }
-    private func strings(_ name: String, _ values: [String]) { uuids(name, values) }
+    private func uuids(_ name: String, _ values: [String]) { strings(name, values) }
+    /// A non-empty array of objects.
+    private func list<T>(_ name: String, _ values: [T], _ write: (T) -> Void) {
+        guard !values.isEmpty || out.keepsEmptyList(name) else { return }
+        out.key(name); out.beginArray(); values.forEach(write); out.endArray()
+    }
+    /// An object member, written by `body` between its braces.
+    private func object(_ name: String, _ body: () -> Void) {
+        out.key(name); out.beginObject(); body(); out.endObject()
+    }
 
     private func write(_ p: Position) {
         out.beginObject()
         out.key("latitude"); out.number(p.latitude)
         out.key("longitude"); out.number(p.longitude)
+        member("extensions", p.extensions)
         out.endObject()
     }
 
     private func member(_ name: String, _ p: Position?) { if let p { out.key(name); write(p) } }
 
+    private func write(_ f: StoredFile) {
+        out.beginObject()
+        member("uuid", f.uuid)
+        member("original_filename", f.originalFilename)
+        member("content_type", f.contentType)
+        member("byte_size", f.byteSize)
+        member("sha256", f.sha256)
+        member("archive_path", f.archivePath)
+        member("extensions", f.extensions)
+        out.endObject()
+    }
+
+    private func member(_ name: String, _ f: StoredFile?) { if let f { out.key(name); write(f) } }
+
+    private func write(_ p: PersonReference) {
+        out.beginObject()
+        member("person_uuid", p.personUUID)
+        member("role", p.role)
+        member("extensions", p.extensions)
+        out.endObject()
+    }
+
+    private func write(_ x: ExternalID) {
+        out.beginObject()
+        member("registry", x.registry)
+        member("identifier", x.identifier)
+        member("extensions", x.extensions)
+        out.endObject()
+    }
+
     private func write(_ d: Diver) {
-        out.key("diver"); out.beginObject()
-        member("uuid", d.uuid)
-        member("name", d.name)
-        member("email", d.email)
-        member("phone", d.phone)
-        member("born_on", d.bornOn?.description)
-        if !d.insurances.isEmpty {
-            out.key("insurances"); out.beginArray()
-            for i in d.insurances {
+        object("diver") {
+            member("uuid", d.uuid)
+            member("name", d.name)
+            member("email", d.email)
+            member("phone", d.phone)
+            member("born_on", d.bornOn)
+            list("emergency_contacts", d.emergencyContacts) { e in
+                out.beginObject()
+                member("name", e.name)
+                member("phone", e.phone)
+                member("relationship", e.relationship)
+                member("extensions", e.extensions)
+                out.endObject()
+            }
+            list("insurances", d.insurances) { i in
                 out.beginObject()
                 member("provider", i.provider)
                 member("number", i.number)
-                member("expires_on", i.expiresOn?.description)
+                member("expires_on", i.expiresOn)
+                member("extensions", i.extensions)
                 out.endObject()
             }
-            out.endArray()
+            member("portrait_file", d.portraitFile)
+            member("created_at", d.createdAt)
+            member("extensions", d.extensions)
         }
-        out.endObject()
     }
 
     private func write(_ d: Dive, start: DiveDateTime) {
         out.beginObject()
+        out.beginRecord(d.layout)
         member("uuid", d.uuid)
         member("number", d.number)
-        member("started_at", start.description)
+        member("started_at", start)
         member("submerged_time", d.submergedTime)
         member("notes", d.notes)
-        member("type", d.type?.rawValue)
+        member("type", d.type)
         member("rating", d.rating)
         strings("tags", d.tags)
         member("max_depth", d.maxDepth)
@@ -163,46 +230,32 @@ public final class DiveJSONWriter {
         member("bottom_temperature", d.bottomTemperature)
         member("visibility", d.visibility)
         member("weight", d.weight)
-        member("water_type", d.waterType?.rawValue)
+        member("water_type", d.waterType)
         member("altitude", d.altitude)
         member("air_temperature", d.airTemperature)
-        member("current", d.current?.rawValue)
-        member("waves", d.waves?.rawValue)
-        member("weather", d.weather?.rawValue)
-        member("entry_type", d.entryType?.rawValue)
+        member("current", d.current)
+        member("waves", d.waves)
+        member("weather", d.weather)
+        member("entry_type", d.entryType)
         member("boat_name", d.boatName)
         member("entry_position", d.entryPosition)
         member("exit_position", d.exitPosition)
         member("trip_uuid", d.tripUUID)
+        member("course_uuid", d.courseUUID)
         member("contact_uuid", d.contactUUID)
         uuids("site_uuids", d.siteUUIDs)
         uuids("gear_uuids", d.gearUUIDs)
-        if !d.sightings.isEmpty {
-            out.key("sightings"); out.beginArray()
-            for s in d.sightings {
-                out.beginObject()
-                member("species_uuid", s.speciesUUID)
-                member("count", s.count)
-                member("notes", s.notes)
-                out.endObject()
-            }
-            out.endArray()
+        list("sightings", d.sightings) { s in
+            out.beginObject()
+            member("species_uuid", s.speciesUUID)
+            member("count", s.count)
+            member("abundance", s.abundance)
+            member("notes", s.notes)
+            member("extensions", s.extensions)
+            out.endObject()
         }
-        if !d.people.isEmpty {
-            out.key("people"); out.beginArray()
-            for p in d.people {
-                out.beginObject()
-                member("person_uuid", p.personUUID)
-                member("role", p.role?.rawValue)
-                out.endObject()
-            }
-            out.endArray()
-        }
-        if !d.cylinders.isEmpty {
-            out.key("cylinders"); out.beginArray()
-            d.cylinders.forEach(write)
-            out.endArray()
-        }
+        list("people", d.people, write)
+        list("cylinders", d.cylinders, write)
         let recordings = d.recordings.filter(\.hasContent)
         if recordings.count < d.recordings.count {
             let p = d.provenance
@@ -210,11 +263,10 @@ public final class DiveJSONWriter {
                                     "a recording with no device, profile or readout cannot be carried (a mode or deco model alone describes nothing)",
                                     at: SourceLocation(file: p?.file, line: p?.line, path: p.map { "dive/\($0.index)" })))
         }
-        if !recordings.isEmpty {
-            out.key("recordings"); out.beginArray()
-            recordings.forEach(write)
-            out.endArray()
-        }
+        list("recordings", recordings, write)
+        member("created_at", d.createdAt)
+        member("extensions", d.extensions)
+        out.endRecord()
         out.endObject()
     }
 
@@ -226,102 +278,110 @@ public final class DiveJSONWriter {
         member("oxygen", c.oxygen)
         member("helium", c.helium)
         member("ppo2_limit", c.ppo2Limit)
-        member("role", c.role?.rawValue)
-        member("gear_uuid", c.gearUUID)
         member("gas_number", c.gasNumber)
+        member("role", c.role)
+        member("usage", c.usage)
+        member("gear_uuid", c.gearUUID)
+        member("extensions", c.extensions)
         out.endObject()
     }
 
     private func write(_ r: Recording) {
         out.beginObject()
         if let device = r.device, !device.isEmpty {
-            out.key("device"); out.beginObject()
-            member("brand", device.brand)
-            member("model", device.model)
-            member("serial", device.serial)
-            member("firmware", device.firmware)
-            member("name", device.name)
-            member("dive_number", device.diveNumber)
-            out.endObject()
+            object("device") {
+                member("brand", device.brand)
+                member("model", device.model)
+                member("serial", device.serial)
+                member("firmware", device.firmware)
+                member("name", device.name)
+                member("dive_number", device.diveNumber)
+                member("extensions", device.extensions)
+            }
         }
-        member("mode", r.mode?.rawValue)
-        if let m = r.decoModel, m.algorithm != nil || m.name != nil || m.gfLow != nil {
-            out.key("deco_model"); out.beginObject()
-            member("algorithm", m.algorithm)
-            member("name", m.name)
-            member("gf_low", m.gfLow)
-            member("gf_high", m.gfHigh)
-            out.endObject()
+        member("mode", r.mode)
+        if let m = r.decoModel, !m.isEmpty {
+            object("deco_model") {
+                member("algorithm", m.algorithm)
+                member("name", m.name)
+                member("gf_low", m.gfLow)
+                member("gf_high", m.gfHigh)
+                member("conservatism", m.conservatism)
+                member("extensions", m.extensions)
+            }
         }
-        member("started_at", r.startedAt?.description)
+        member("salinity", r.salinity)
+        member("started_at", r.startedAt)
         member("surface_pressure", r.surfacePressure)
+        member("cns_start", r.cnsStart)
+        member("cns_end", r.cnsEnd)
+        member("otu_start", r.otuStart)
+        member("otu_end", r.otuEnd)
+        list("source_files", r.sourceFiles, write)
         if let p = r.profile { write(p) }
+        member("extensions", r.extensions)
         out.endObject()
     }
 
     private func write(_ p: Profile) {
-        out.key("profile"); out.beginObject()
-        out.key("duration"); out.integer(p.duration)
-        series("depth", p.depth)
-        series("ceiling", p.ceiling)
-        series("temperature", p.temperature)
-        if !p.pressures.isEmpty {
-            out.key("pressures"); out.beginArray()
-            for s in p.pressures {
+        object("profile") {
+            out.key("duration"); out.integer(p.duration)
+            series("depth", p.depth)
+            series("ceiling", p.ceiling)
+            series("temperature", p.temperature)
+            list("pressures", p.pressures) { s in
                 out.beginObject()
                 out.key("times"); out.integers(s.series.times)
                 out.key("values"); out.integers(s.series.values)
                 out.key("gas_number"); out.integer(s.gasNumber)
+                member("extensions", s.series.extensions)
                 out.endObject()
             }
-            out.endArray()
-        }
-        series("ndl", p.ndl)
-        series("tts", p.tts)
-        series("ppo2", p.ppo2)
-        series("cns", p.cns)
-        series("gradient_factor", p.gradientFactor)
-        series("surface_gradient_factor", p.surfaceGradientFactor)
-        if !p.events.isEmpty {
-            out.key("events"); out.beginArray()
-            for e in p.events {
+            series("ndl", p.ndl)
+            series("tts", p.tts)
+            series("ppo2", p.ppo2)
+            series("cns", p.cns)
+            series("gradient_factor", p.gradientFactor)
+            series("surface_gradient_factor", p.surfaceGradientFactor)
+            list("events", p.events) { e in
                 out.beginObject()
                 out.key("time"); out.integer(e.time)
-                member("type", e.type?.rawValue)
+                member("type", e.type)
                 member("gas_number", e.gasNumber)
                 member("label", e.label)
+                member("extensions", e.extensions)
                 out.endObject()
             }
-            out.endArray()
+            member("extensions", p.extensions)
         }
-        out.endObject()
     }
 
     private func series(_ name: String, _ s: Series?) {
         guard let s else { return }
-        out.key(name); out.beginObject()
-        out.key("times"); out.integers(s.times)
-        out.key("values"); out.integers(s.values)
-        out.endObject()
+        object(name) {
+            out.key("times"); out.integers(s.times)
+            out.key("values"); out.integers(s.values)
+            member("extensions", s.extensions)
+        }
     }
 
     private func write(_ t: Trip) {
         out.beginObject()
         member("uuid", t.uuid)
         member("name", t.name)
-        if !t.parts.isEmpty {
-            out.key("parts"); out.beginArray()
-            for part in t.parts {
-                out.beginObject()
-                member("starts_on", part.startsOn?.description)
-                member("ends_on", part.endsOn?.description)
-                if let l = part.location { out.key("location"); write(l) }
-                member("accommodation_uuid", part.accommodationUUID)
-                out.endObject()
-            }
-            out.endArray()
+        list("parts", t.parts) { part in
+            out.beginObject()
+            member("starts_on", part.startsOn)
+            member("ends_on", part.endsOn)
+            if let l = part.location { out.key("location"); write(l) }
+            member("accommodation_uuid", part.accommodationUUID)
+            member("extensions", part.extensions)
+            out.endObject()
         }
+        list("people", t.people, write)
         member("notes", t.notes)
+        member("created_at", t.createdAt)
+        member("extensions", t.extensions)
         out.endObject()
     }
 
@@ -329,6 +389,34 @@ public final class DiveJSONWriter {
         out.beginObject()
         member("name", l.name)
         member("position", l.position)
+        if let b = l.bbox {
+            object("bbox") {
+                out.key("south"); out.number(b.south)
+                out.key("north"); out.number(b.north)
+                out.key("west"); out.number(b.west)
+                out.key("east"); out.number(b.east)
+                member("extensions", b.extensions)
+            }
+        }
+        member("extensions", l.extensions)
+        out.endObject()
+    }
+
+    private func write(_ c: Course) {
+        out.beginObject()
+        member("uuid", c.uuid)
+        member("name", c.name)
+        member("agency", c.agency)
+        member("agency_other", c.agencyOther)
+        member("status", c.status)
+        member("starts_on", c.startsOn)
+        member("ends_on", c.endsOn)
+        member("instructor_number", c.instructorNumber)
+        member("contact_uuid", c.contactUUID)
+        list("people", c.people, write)
+        member("notes", c.notes)
+        member("created_at", c.createdAt)
+        member("extensions", c.extensions)
         out.endObject()
     }
 
@@ -339,19 +427,28 @@ public final class DiveJSONWriter {
         strings("other_names", s.otherNames)
         if let l = s.location { out.key("location"); write(l) }
         member("position", s.position)
+        list("external_ids", s.externalIDs, write)
         member("depth_from", s.depthFrom)
         member("depth_to", s.depthTo)
-        member("water_type", s.waterType?.rawValue)
+        member("water_type", s.waterType)
         member("altitude", s.altitude)
+        strings("entry_types", s.entryTypes.map(\.rawValue))
+        strings("tags", s.tags)
         member("notes", s.notes)
+        member("created_at", s.createdAt)
+        member("extensions", s.extensions)
         out.endObject()
     }
 
     private func write(_ s: Species) {
         out.beginObject()
         member("uuid", s.uuid)
+        list("external_ids", s.externalIDs, write)
         member("scientific_name", s.scientificName)
         member("common_name", s.commonName)
+        member("rank", s.rank)
+        member("created_at", s.createdAt)
+        member("extensions", s.extensions)
         out.endObject()
     }
 
@@ -361,11 +458,90 @@ public final class DiveJSONWriter {
         member("name", g.name)
         member("brand", g.brand)
         member("serial", g.serial)
-        member("type", g.type?.rawValue)
+        member("type", g.type)
         member("volume", g.volume)
         member("working_pressure", g.workingPressure)
-        member("material", g.material?.rawValue)
+        member("material", g.material)
         member("notes", g.notes)
+        member("rented", g.rented)
+        member("archived", g.archived)
+        member("archived_at", g.archivedAt)
+        member("dive_count", g.diveCount)
+        member("dive_time", g.diveTime)
+        member("created_at", g.createdAt)
+        member("extensions", g.extensions)
+        out.endObject()
+    }
+
+    private func write(_ g: GearSet) {
+        out.beginObject()
+        member("uuid", g.uuid)
+        member("name", g.name)
+        member("weight", g.weight)
+        uuids("gear_uuids", g.gearUUIDs)
+        member("created_at", g.createdAt)
+        member("extensions", g.extensions)
+        out.endObject()
+    }
+
+    private func write(_ s: GearServiceSchedule) {
+        out.beginObject()
+        member("uuid", s.uuid)
+        member("gear_uuid", s.gearUUID)
+        member("type", s.type)
+        member("label", s.label)
+        member("starts_on", s.startsOn)
+        member("interval_months", s.intervalMonths)
+        member("interval_dives", s.intervalDives)
+        member("interval_hours", s.intervalHours)
+        member("dive_count_at_start", s.diveCountAtStart)
+        member("dive_time_at_start", s.diveTimeAtStart)
+        member("active", s.active)
+        member("last_service_on", s.lastServiceOn)
+        member("next_due_on", s.nextDueOn)
+        member("next_due_at_dive_count", s.nextDueAtDiveCount)
+        member("next_due_at_dive_time", s.nextDueAtDiveTime)
+        member("created_at", s.createdAt)
+        member("extensions", s.extensions)
+        out.endObject()
+    }
+
+    private func write(_ r: GearServiceRecord) {
+        out.beginObject()
+        member("uuid", r.uuid)
+        member("gear_uuid", r.gearUUID)
+        member("gear_service_schedule_uuid", r.scheduleUUID)
+        member("type", r.type)
+        member("serviced_on", r.servicedOn)
+        member("dive_count_at_service", r.diveCountAtService)
+        member("dive_time_at_service", r.diveTimeAtService)
+        member("label", r.label)
+        member("performed_by", r.performedBy)
+        member("contact_uuid", r.contactUUID)
+        member("notes", r.notes)
+        member("created_at", r.createdAt)
+        member("extensions", r.extensions)
+        out.endObject()
+    }
+
+    private func write(_ c: Certification) {
+        out.beginObject()
+        member("uuid", c.uuid)
+        member("agency", c.agency)
+        member("agency_other", c.agencyOther)
+        member("name", c.name)
+        member("number", c.number)
+        member("certified_on", c.certifiedOn)
+        member("expires_on", c.expiresOn)
+        member("instructor_uuid", c.instructorUUID)
+        member("instructor_number", c.instructorNumber)
+        member("contact_uuid", c.contactUUID)
+        member("course_uuid", c.courseUUID)
+        member("notes", c.notes)
+        member("front_file", c.frontFile)
+        member("back_file", c.backFile)
+        member("created_at", c.createdAt)
+        member("extensions", c.extensions)
         out.endObject()
     }
 
@@ -378,16 +554,19 @@ public final class DiveJSONWriter {
         member("email", c.email)
         member("website", c.website)
         if let a = c.address {
-            out.key("address"); out.beginObject()
-            member("street", a.street)
-            member("city", a.city)
-            member("postcode", a.postcode)
-            member("region", a.region)
-            member("country", a.country)
-            out.endObject()
+            object("address") {
+                member("street", a.street)
+                member("city", a.city)
+                member("postcode", a.postcode)
+                member("region", a.region)
+                member("country", a.country)
+                member("extensions", a.extensions)
+            }
         }
         member("position", c.position)
         member("notes", c.notes)
+        member("created_at", c.createdAt)
+        member("extensions", c.extensions)
         out.endObject()
     }
 
@@ -398,6 +577,8 @@ public final class DiveJSONWriter {
         member("email", p.email)
         member("phone", p.phone)
         member("notes", p.notes)
+        member("created_at", p.createdAt)
+        member("extensions", p.extensions)
         out.endObject()
     }
 }

@@ -10,6 +10,22 @@ struct JSONEmitter {
     private var nonEmpty: [Bool] = []
     private var pendingKey = false
 
+    // A record's source layout being followed (see ``beginRecord(_:)``), with one frame per
+    // container opened inside the record. All of it is idle when no layout is set.
+    private var layout: SourceLayout?
+    private struct Frame {
+        /// The container's path component: its member name or array index; `nil` for the record.
+        var component: String?
+        var isArray: Bool
+        /// Elements written so far (arrays).
+        var count = 0
+        /// Where each member's text starts in `bytes`, and its name (objects).
+        var starts: [Int] = []
+        var names: [String] = []
+    }
+    private var frames: [Frame] = []
+    private var lastKey = ""
+
     init(sink: ByteSink) {
         self.sink = sink
         bytes.reserveCapacity(1 << 16)
@@ -23,6 +39,7 @@ struct JSONEmitter {
     /// Starts a value: the separator and indentation an array element needs.
     private mutating func beginValue() {
         if pendingKey { pendingKey = false; return }
+        if layout != nil, !frames.isEmpty, frames[frames.count - 1].isArray { frames[frames.count - 1].count += 1 }
         guard let last = nonEmpty.last else { return }
         if last { bytes.append(UInt8(ascii: ",")) }
         nonEmpty[nonEmpty.count - 1] = true
@@ -34,18 +51,115 @@ struct JSONEmitter {
         if nonEmpty.last == true { bytes.append(UInt8(ascii: ",")) }
         nonEmpty[nonEmpty.count - 1] = true
         newline()
+        if layout != nil {
+            frames[frames.count - 1].starts.append(bytes.count)
+            frames[frames.count - 1].names.append(name)
+            lastKey = name
+        }
         string(name, asKey: true)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(0x20)
         pendingKey = true
     }
 
-    mutating func beginObject() { beginValue(); bytes.append(UInt8(ascii: "{")); nonEmpty.append(false) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); nonEmpty.append(false) }
+    mutating func beginObject() { open(UInt8(ascii: "{"), isArray: false) }
+    mutating func endObject() {
+        if layout != nil, let order = layout!.memberOrders[path()] { reorder(frames[frames.count - 1], order) }
+        close(UInt8(ascii: "}"))
+    }
+    mutating func beginArray() { open(UInt8(ascii: "["), isArray: true) }
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
+    private mutating func open(_ c: UInt8, isArray: Bool) {
+        if layout != nil {
+            let component = pendingKey ? lastKey : String(frames.last?.count ?? 0)
+            beginValue()
+            frames.append(Frame(component: component, isArray: isArray))
+        } else {
+            beginValue()
+        }
+        bytes.append(c)
+        nonEmpty.append(false)
+    }
+
+    // MARK: Source layout
+
+    /// Follows `layout` for the object just opened and everything written inside it, until
+    /// ``endRecord()``: members of an object come in the order the layout recorded for it
+    /// (members it does not name follow, in the order written), and a number is spelled as
+    /// the layout recorded it when that text still reads as the value written.
+    mutating func beginRecord(_ layout: SourceLayout) {
+        guard !layout.isEmpty else { return }
+        self.layout = layout
+        frames = [Frame(component: nil, isArray: false)]
+    }
+
+    /// Stops following the record's layout; call it just before the record's object closes.
+    mutating func endRecord() {
+        guard let layout else { return }
+        if let order = layout.memberOrders[""] { reorder(frames[0], order) }
+        self.layout = nil
+        frames = []
+    }
+
+    /// The path of the innermost open container, relative to the record.
+    private func path() -> String {
+        var path = ""
+        for f in frames {
+            guard let c = f.component else { continue }
+            if !path.isEmpty { path += "/" }
+            path += c
+        }
+        return path
+    }
+
+    /// The path of member `name` of the innermost open object.
+    private func path(of name: String) -> String {
+        let base = path()
+        return base.isEmpty ? name : base + "/" + name
+    }
+
+    /// The text the layout recorded for the member value about to be written, if any.
+    private func recordedText() -> String? {
+        guard let layout, pendingKey else { return nil }
+        return layout.texts[path(of: lastKey)]
+    }
+
+    /// True when the source wrote the (now empty) list member `name` out as `[]`.
+    func keepsEmptyList(_ name: String) -> Bool {
+        guard let layout else { return false }
+        return layout.emptyArrays.contains(path(of: name))
+    }
+
+    /// A date or date-time, as the source spelled it when that text means the same.
+    mutating func dateTime(_ v: DiveDateTime) {
+        if let text = recordedText(), DiveDateTime.parse(text)?.0 == v { string(text); return }
+        string(v.description)
+    }
+
+    /// Rewrites the open object's members (already in `bytes`) into `order`.
+    private mutating func reorder(_ frame: Frame, _ order: [String]) {
+        let n = frame.starts.count
+        guard n > 1 else { return }
+        let separator = Array(bytes[(frame.starts[1] - 2 - 2 * nonEmpty.count)..<frame.starts[1]])
+        var segments: [(rank: Int, bytes: ArraySlice<UInt8>)] = []
+        for i in 0..<n {
+            let end = i + 1 < n ? frame.starts[i + 1] - separator.count : bytes.count
+            let rank = order.firstIndex(of: frame.names[i]) ?? order.count + i
+            segments.append((rank, bytes[frame.starts[i]..<end]))
+        }
+        segments.sort { $0.rank < $1.rank }
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count - frame.starts[0])
+        for (i, s) in segments.enumerated() {
+            if i > 0 { text.append(contentsOf: separator) }
+            text.append(contentsOf: s.bytes)
+        }
+        bytes.replaceSubrange(frame.starts[0]..<bytes.count, with: text)
+    }
+
     private mutating func close(_ c: UInt8) {
+        if layout != nil { frames.removeLast() }
         let had = nonEmpty.removeLast()
         if had { newline() }
         bytes.append(c)
@@ -74,11 +188,15 @@ struct JSONEmitter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func integer(_ v: Int) { beginValue(); bytes.append(contentsOf: Array(String(v).utf8)) }
+    mutating func integer(_ v: Int) {
+        if let text = recordedText(), Double(text) == Double(v) { raw(text); return }
+        beginValue(); bytes.append(contentsOf: Array(String(v).utf8))
+    }
 
     /// A measurement, spelled as the shortest text that reads back to the same double, with
     /// `.0` on an integral value (`12.0`, `45.91`, `1e-05`).
     mutating func number(_ v: Double) {
+        if let text = recordedText(), Double(text) == v { raw(text); return }
         beginValue()
         bytes.append(contentsOf: Array(v.description.utf8))
     }
@@ -123,5 +241,5 @@ struct JSONEmitter {
     }
 
     /// Flushes when the buffer is large.
-    mutating func flushIfLarge() throws { if bytes.count >= 1 << 16 { try flush() } }
+    mutating func flushIfLarge() throws { if layout == nil, bytes.count >= 1 << 16 { try flush() } }
 }

@@ -231,25 +231,7 @@ final class OutputBuilder {
     func takeFindings() -> [Finding] { json?.takeFindings() ?? [] }
 
     /// Adds what one input's header holds to the merged header (records by uuid, once).
-    func merge(_ h: LogbookHeader) {
-        if header.sourceFormat == nil {
-            header.sourceFormat = h.sourceFormat
-            header.sourceVersion = h.sourceVersion
-            header.sourceGenerator = h.sourceGenerator
-        }
-        if header.diver == nil { header.diver = h.diver }
-        if header.extensions == nil { header.extensions = h.extensions }
-        func add<T>(_ existing: inout [T], _ new: [T], _ id: (T) -> String) {
-            var seen = Set(existing.map(id))
-            for item in new where seen.insert(id(item)).inserted { existing.append(item) }
-        }
-        add(&header.sites, h.sites, \.uuid)
-        add(&header.trips, h.trips, \.uuid)
-        add(&header.species, h.species, \.uuid)
-        add(&header.gear, h.gear, \.uuid)
-        add(&header.people, h.people, \.uuid)
-        add(&header.contacts, h.contacts, \.uuid)
-    }
+    func merge(_ h: LogbookHeader) { header.merge(h) }
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
