@@ -8,9 +8,10 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var location: SourceLocation
 
-    public var description: String {
-        "\(location): error[\(code)]: \(location.path.map { "\($0): " } ?? "")\(message)"
-    }
+    public var description: String { diagnostic.description }
+
+    /// The issue as a validation diagnostic (every schema or rule violation is an error).
+    public var diagnostic: Diagnostic { Diagnostic(.error, code, message, at: location) }
 }
 
 /// Validates DiveJSON 1.0 documents: the official JSON Schema, and every rule of the spec's

@@ -1,0 +1,33 @@
+/// A problem a validator found in a file: how serious it is, a stable code, where it is and
+/// a sentence a diver understands. Validators of every format report these, so a pipeline
+/// gets one shape whatever it checks (`umilog validate --format json|github|sarif`).
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a problem is, least first.
+    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+        /// Worth knowing; nothing is wrong with the file.
+        case note
+        /// The file is valid but says something unlikely (a writer's habit, an implausible value).
+        case warning
+        /// The file breaks its format's rules.
+        case error
+
+        public static func < (a: Severity, b: Severity) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
+    public var severity: Severity
+    /// Stable across releases: scripts match on it (`uddf.schema.element-unexpected`, `divejson.gas-over-100`).
+    public var code: String
+    public var message: String
+    public var location: SourceLocation
+
+    public init(_ severity: Severity, _ code: String, _ message: String, at location: SourceLocation) {
+        self.severity = severity; self.code = code; self.message = message; self.location = location
+    }
+
+    /// `file:line:col: error[code]: path: message`, like a compiler.
+    public var description: String {
+        "\(location): \(severity.rawValue)[\(code)]: \(location.path.map { "\($0): " } ?? "")\(message)"
+    }
+}
