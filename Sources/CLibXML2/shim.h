@@ -7,8 +7,12 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlreader.h>
+#include <libxml/c14n.h>
 
 /// The SAX2 magic number, which Swift does not import from its macro form.
 static inline unsigned int umilog_sax2_magic(void) { return XML_SAX2_MAGIC; }
+
+/// libxml2's deallocator, which Swift imports as a mutable global.
+static inline void umilog_xml_free(void *p) { xmlFree(p); }
 
 #endif

@@ -10,6 +10,8 @@ public struct LogbookHeader: Sendable, Hashable {
     public var sourceVersion: String?
     /// The program that wrote the source file.
     public var sourceGenerator: Generator?
+    /// When the source says it was exported (DiveJSON's `exported_at`), as written.
+    public var exportedAt: String?
     /// The logbook's owner; `nil` when the source records nothing about them.
     public var diver: Diver?
     public var sites: [Site] = []
@@ -50,6 +52,7 @@ public struct LogbookHeader: Sendable, Hashable {
             sourceFormat = other.sourceFormat
             sourceVersion = other.sourceVersion
             sourceGenerator = other.sourceGenerator
+            exportedAt = other.exportedAt
         }
         if diver == nil { diver = other.diver }
         if extensions == nil { extensions = other.extensions }

@@ -170,7 +170,8 @@ public final class DiveJSONReader: DiveSource {
         guard var root = object(document, "$") else { return }
         header.sourceFormat = "divejson"
         header.sourceVersion = root.string("version")
-        _ = root.take("format"); _ = root.take("exported_at")
+        _ = root.take("format")
+        header.exportedAt = root.string("exported_at")
         if let g = root.take("generator"), let name = g["name"]?.string { header.sourceGenerator = Generator(name: name, version: g["version"]?.string) }
         for m in document.members {
             guard !["format", "version", "exported_at", "generator", "dives", "extensions"].contains(m.name),

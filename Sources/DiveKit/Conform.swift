@@ -1,4 +1,5 @@
 import DiveJSON
+import DiveUDDF
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,10 +65,37 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
         case "write":
             for format in listDirectory(directory + "/write").sorted() where isDirectory("\(directory)/write/\(format)") {
                 if let only, only.rawValue != format { continue }
-                let pairs = listDirectory("\(directory)/write/\(format)").filter { $0.hasSuffix(".divejson") }.count
+                let dir = "\(directory)/write/\(format)"
+                let inputs = listDirectory(dir).filter { $0.hasSuffix(".divejson") }.sorted()
                 var section = ConformReport.Section(name: "write/\(format)")
-                section.total = pairs
-                section.notRun = "umilog does not write \(format) yet"
+                section.total = inputs.count
+                guard format == FileFormat.uddf.rawValue else {
+                    report.shapeErrors.append("write/\(format)/: writer pairs for the format \"\(format)\", which umilog does not write")
+                    report.sections.append(section)
+                    continue
+                }
+                for input in inputs {
+                    let stem = String(input.dropLast(".divejson".count))
+                    let name = "write/\(format)/\(input)"
+                    let sink = MemorySink()
+                    let result = convert(inputs: ["\(dir)/\(input)"], options: ConvertOptions(to: .uddf), standardOutput: sink)
+                    if let error = result.inputs.first?.error {
+                        report.failures.append(ConformFailure(file: name, reason: error.description))
+                        continue
+                    }
+                    do {
+                        let expectedPath = "\(dir)/\(stem).\(format)"
+                        let produced = try CanonicalXML.of(sink.bytes, name: "produced", ignoring: ["generator"])
+                        let expected = try CanonicalXML.of(try readFile(expectedPath, displayName: expectedPath), name: expectedPath, ignoring: ["generator"])
+                        if produced == expected {
+                            section.passed += 1
+                        } else {
+                            report.failures.append(ConformFailure(file: name, reason: "differs from \(stem).\(format) as canonical XML: \(firstDifference(produced, expected))"))
+                        }
+                    } catch {
+                        report.failures.append(ConformFailure(file: name, reason: "\(error)"))
+                    }
+                }
                 report.sections.append(section)
             }
         default:
@@ -111,6 +139,15 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
         }
     }
     return report
+}
+
+/// Where two canonical XML texts part: a little of each from the first differing byte.
+func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
+    var i = 0
+    while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+    let from = max(0, i - 40)
+    func excerpt(_ x: [UInt8]) -> String { String(decoding: x[min(from, x.count)..<min(i + 60, x.count)], as: UTF8.self) }
+    return "produced …\(excerpt(a))… where expected …\(excerpt(b))…"
 }
 
 /// The first place two JSON values differ (numbers by value, members in any order).

@@ -1,5 +1,6 @@
 import DiveCSV
 import DiveJSON
+import DiveUDDF
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -80,6 +81,9 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
                 read(input, options: options, into: output, report: &r)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
+        if let last = report.inputs.indices.last {
+            report.inputs[last].findings += output.headerFindings.map { $0.locatedIn(report.inputs[last].path) }
+        }
                     r.output = destination
                     report.outputs.append(destination)
                 }
@@ -127,7 +131,7 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                 try output.write(dive, header: reader.header)
                 report.dives += 1
                 report.findings += reader.takeFindings()
-                report.findings += output.takeFindings()
+                report.findings += output.takeFindings().map { $0.locatedIn(input) }
             }
             report.findings += reader.takeFindings()
             output.merge(reader.header)
@@ -197,6 +201,9 @@ final class OutputBuilder {
     private var summary: CSVSummaryWriter?
     private var profile: CSVProfileWriter?
     private var json: DiveJSONWriter?
+    private var uddf: UDDFWriter?
+    /// What the writer reported while writing the end of the document (header records).
+    private(set) var headerFindings: [Finding] = []
     /// The header of every input so far, merged, for formats that write it at the end.
     private(set) var header = LogbookHeader()
     private let units: UnitSystem
@@ -215,6 +222,9 @@ final class OutputBuilder {
         case .json:
             body = try AtomicFile(destination: destination)
             json = DiveJSONWriter(sink: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
+        case .uddf:
+            body = try AtomicFile(destination: nil)
+            uddf = UDDFWriter(body: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
         default:
             throw DiveError("format.unsupported-output", "writing \(format) is not supported yet (supported: \(FileFormat.writable.map(\.rawValue).joined(separator: ", ")))",
                             at: SourceLocation(file: destination ?? "-"))
@@ -225,16 +235,27 @@ final class OutputBuilder {
         if let summary { try summary.write(dive, header: header) }
         if let profile { try profile.write(dive, header: header) }
         if let json { try json.write(dive, header: header) }
+        if let uddf { try uddf.write(dive, header: header) }
     }
 
     /// Findings the writer reported since the last call (what the format could not carry).
-    func takeFindings() -> [Finding] { json?.takeFindings() ?? [] }
+    func takeFindings() -> [Finding] { (json?.takeFindings() ?? []) + (uddf?.takeFindings() ?? []) }
 
     /// Adds what one input's header holds to the merged header (records by uuid, once).
     func merge(_ h: LogbookHeader) { header.merge(h) }
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
+        if let uddf {
+            let final = try destination.map { try AtomicFile(destination: $0) }
+            let target: ByteSink = final?.sink ?? standardOutput
+            try uddf.finish(header: header, to: target) { consume in
+                try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
+            }
+            headerFindings = uddf.takeFindings()
+            try final?.commit()
+            return
+        }
         if let json {
             try json.finish(header: header)
             if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
@@ -261,5 +282,16 @@ final class OutputBuilder {
             try body.copy(to: target)
         }
         try final?.commit()
+    }
+}
+
+extension Finding {
+    /// The finding with `file` as its file when it names none (a writer's finding about the
+    /// record it could not carry is about the input that record came from).
+    func locatedIn(_ file: String) -> Finding {
+        guard location.file == nil else { return self }
+        var f = self
+        f.location.file = file == "-" ? "<stdin>" : file
+        return f
     }
 }

@@ -1,0 +1,343 @@
+import DiveCore
+
+extension UDDFWriter {
+    /// Writes `<dive>`: what came before it, its tanks, its samples, what came after.
+    func writeDive(_ d: Dive, header: LogbookHeader, into x: inout XMLEmitter) {
+        let path = "dives/\(divesWritten)"
+        guard let start = d.startedAt else {
+            report(.dropped, "uddf.dive-without-start", "a dive with no start cannot be written: UDDF requires its <datetime>", path)
+            return
+        }
+        let primary = d.recordings.first
+        let deviceLinks = recordDevices(d, header: header, path: path)
+        divesInFile += 1
+        x.open("dive", [("id", "dive-\(d.uuid)")])
+
+        // informationbeforedive, in its sequence's order.
+        x.open("informationbeforedive")
+        for s in d.siteUUIDs { x.empty("link", [("ref", "site-\(s)")]) }
+        let contact = d.contactUUID.flatMap { header.contact($0) }
+        if let c = d.contactUUID { x.empty("link", [("ref", "contact-\(c)")]) }
+        for (i, p) in d.people.enumerated() {
+            if p.role == .guide, let contact, contact.roles != [.shop] {
+                let key = GuideKey(contact: contact.uuid, person: p.personUUID)
+                if guides[key] == nil { guides[key] = guideOrder.count; guideOrder.append(key) }
+                x.empty("link", [("ref", "guide-\(guides[key]!)")])
+                continue
+            }
+            x.empty("link", [("ref", "person-\(p.personUUID)")])
+            switch p.role {
+            case .buddy?: break
+            case nil:
+                report(.resolved, "uddf.person-role-absent", "a reference with no role is written as a plain link, which a reader takes as a buddy", "\(path)/people/\(i)")
+            case let role?:
+                report(.dropped, "uddf.person-role-not-carried", "the role \(role.rawValue) has no spelling on a UDDF dive\(role == .guide ? " without a dive base" : ""); written as a plain link (a buddy)", "\(path)/people/\(i)")
+            }
+        }
+        if let n = d.number {
+            if n > 0 { x.element("divenumber", String(n)) } else {
+                report(.dropped, "uddf.dive-number-not-positive", "dive number \(n) is not written: UDDF's <divenumber> is a positive integer", path)
+            }
+        }
+        if let n = primary?.device?.diveNumber {
+            if n > 0 { x.element("internaldivenumber", String(n)) } else {
+                report(.dropped, "uddf.device-dive-number-not-positive", "the computer's dive counter \(n) is not written: UDDF's <internaldivenumber> is a positive integer", path)
+            }
+        }
+        x.element("datetime", start.description)
+        if let t = d.airTemperature, let k = decimal(t)?.adding(DecimalNumber(significand: 27315, exponent: -2)) {
+            x.element("airtemperature", text(k))
+        }
+        if let a = d.altitude { x.element("altitude", String(a)) }
+        if d.weight != nil || !d.gearUUIDs.isEmpty || !deviceLinks.isEmpty {
+            x.open("equipmentused")
+            if let w = d.weight { x.element("leadquantity", number(w)) }
+            for g in d.gearUUIDs { x.empty("link", [("ref", "gear-\(g)")]) }
+            for n in deviceLinks { x.empty("link", [("ref", "device-\(n)")]) }
+            x.close("equipmentused")
+        }
+        switch d.type {
+        case .openCircuit?: x.element("apparatus", "open-scuba")
+        case .closedCircuit?: x.element("apparatus", "rebreather")
+        case .semiClosed?:
+            x.element("apparatus", "rebreather")
+            report(.dropped, "uddf.dive-type-narrowed", "semi-closed circuit is written as UDDF's \"rebreather\", which a reader takes as closed circuit", path)
+        case .surfaceSupplied?: x.element("apparatus", "surface-supplied")
+        case let t?: report(.dropped, "uddf.dive-type-not-carried", "dive type \(t.rawValue) has no UDDF apparatus", path)
+        case nil: break
+        }
+        switch d.entryType {
+        case .shore?: x.element("platform", "beach-shore")
+        case .pier?: x.element("platform", "pier")
+        case let e?: report(.dropped, "uddf.entry-type-not-carried", "entry type \(e.rawValue) has no UDDF platform that says only that", path)
+        case nil: break
+        }
+        if let t = d.tripUUID { x.empty("tripmembership", [("ref", "trip-\(t)")]) }
+        if let p = primary?.surfacePressure, let pa = decimal(p) { x.element("surfacepressure", text(pa.shifted(by: 5))) }
+        x.close("informationbeforedive")
+
+        // tankdata: a mix of its own per cylinder of this dive.
+        var mixOfGas: [Int: Int] = [:]
+        var used: [MixKey: Int] = [:]
+        let needsNumbering = primary?.profile.map { !$0.pressures.isEmpty || $0.events.contains { $0.type == .gasSwitch } } ?? false
+        for (i, c) in d.cylinders.enumerated() {
+            let cpath = "\(path)/cylinders/\(i)"
+            let key = mixKey(c)
+            let instance = used[key, default: 0]
+            used[key] = instance + 1
+            let slot = MixSlot(key: key, instance: instance)
+            if mixPlaceholders[slot] == nil {
+                mixPlaceholders[slot] = mixOrder.count
+                mixOrder.append((key, instance))
+            }
+            let placeholder = mixPlaceholders[slot]!
+            if let g = c.gasNumber { mixOfGas[g] = placeholder }
+            x.open("tankdata")
+            x.empty("link", [("ref", "mix-\u{1}\(placeholder)\u{1}")], verbatim: true)
+            if let g = c.gearUUID { x.empty("link", [("ref", "gear-\(g)")]) }
+            if let v = c.volume, let l = decimal(v) { x.element("tankvolume", text(l.shifted(by: -3))) }
+            if let p = c.startPressure, let b = decimal(p) {
+                x.element("tankpressurebegin", text(b.shifted(by: 5)))
+            } else {
+                x.element("tankpressurebegin", "0")
+                report(.absent, "uddf.start-pressure-absent", "UDDF requires a start pressure; written as 0, its spelling for not recorded", cpath)
+            }
+            if let p = c.endPressure, let b = decimal(p) { x.element("tankpressureend", text(b.shifted(by: 5))) }
+            x.close("tankdata")
+            var lost: [String] = []
+            if c.role != nil { lost.append("role") }
+            if c.usage != nil { lost.append("usage") }
+            if c.extensions != nil { lost.append("extensions") }
+            if let g = c.gasNumber, !(needsNumbering && g == i) { lost.append("gas_number \(g)") }
+            if !lost.isEmpty { report(.dropped, "uddf.cylinder-member-not-carried", "\(lost.joined(separator: ", ")) of a cylinder have no UDDF element", cpath) }
+        }
+
+        if let r = primary, let profile = r.profile {
+            writeSamples(profile, mode: r.mode, mixOfGas: mixOfGas, path: path, into: &x)
+        }
+        if let r = primary { reportRecording(r, path: "\(path)/recordings/0") }
+        for i in d.recordings.indices.dropFirst() {
+            report(.dropped, "uddf.recording-not-carried", "UDDF gives a dive one profile: recording \(i) is not written (its computer is kept in the diver's equipment)", "\(path)/recordings/\(i)")
+        }
+
+        // informationafterdive, in the order its type declares.
+        x.open("informationafterdive")
+        if let t = d.bottomTemperature, let k = decimal(t)?.adding(DecimalNumber(significand: 27315, exponent: -2)) {
+            x.element("lowesttemperature", text(k))
+        }
+        if let m = d.maxDepth { x.element("greatestdepth", number(m)) } else {
+            x.element("greatestdepth", "0")
+            report(.absent, "uddf.max-depth-absent", "UDDF requires the greatest depth; written as 0, which a reader takes as not recorded", path)
+        }
+        if let v = d.visibility { x.element("visibility", number(v)) }
+        if let c = d.current {
+            let names: [Current: String] = [.none: "no-current", .light: "mild-current", .moderate: "moderate-current",
+                                            .strong: "hard-current", .extreme: "very-hard-current"]
+            x.element("current", names[c]!)
+        }
+        writeNotes(d.notes, path: path, into: &x)
+        if let r = d.rating {
+            x.open("rating")
+            x.element("ratingvalue", String(r * 2))
+            x.close("rating")
+        }
+        if let s = d.submergedTime { x.element("diveduration", String(s)) } else {
+            x.element("diveduration", "0")
+            report(.absent, "uddf.duration-absent", "UDDF requires the dive's duration; written as 0, which a reader takes as not recorded", path)
+        }
+        if let a = d.avgDepth { x.element("averagedepth", number(a)) }
+        x.close("informationafterdive")
+        x.close("dive")
+
+        var lost: [String] = []
+        if d.waterType != nil { lost.append("water_type") }
+        if !d.tags.isEmpty { lost.append("tags") }
+        if d.waves != nil { lost.append("waves") }
+        if d.weather != nil { lost.append("weather") }
+        if d.boatName != nil { lost.append("boat_name") }
+        if d.entryPosition != nil { lost.append("entry_position") }
+        if d.exitPosition != nil { lost.append("exit_position") }
+        if d.courseUUID != nil { lost.append("course_uuid") }
+        if d.createdAt != nil { lost.append("created_at") }
+        if !d.sightings.isEmpty { lost.append("sightings") }
+        if d.extensions != nil { lost.append("extensions") }
+        if !lost.isEmpty { report(.dropped, "uddf.dive-member-not-carried", "\(lost.joined(separator: ", ")) have no UDDF element", path) }
+    }
+
+    private func reportRecording(_ r: Recording, path: String) {
+        var lost: [String] = []
+        if r.device?.firmware != nil { lost.append("device firmware") }
+        if r.salinity != nil { lost.append("salinity") }
+        if r.cnsStart != nil || r.cnsEnd != nil || r.otuStart != nil || r.otuEnd != nil { lost.append("CNS/OTU readouts") }
+        if !r.sourceFiles.isEmpty { lost.append("source_files") }
+        if r.startedAt != nil { lost.append("started_at") }
+        if let m = r.decoModel, !m.isEmpty { lost.append("deco_model (UDDF's <decomodel> requires a tissue table)") }
+        if r.mode == .gauge { lost.append("gauge mode") }
+        if let p = r.profile {
+            if p.ceiling != nil { lost.append("ceiling") }
+            if p.tts != nil { lost.append("tts") }
+            if p.surfaceGradientFactor != nil { lost.append("surface_gradient_factor") }
+            if p.extensions != nil { lost.append("profile extensions") }
+        }
+        if r.extensions != nil || r.device?.extensions != nil { lost.append("extensions") }
+        if !lost.isEmpty { report(.dropped, "uddf.recording-member-not-carried", "\(lost.joined(separator: ", ")) have no UDDF element", path) }
+    }
+
+    /// The gas a cylinder's `<mix>` states.
+    private func mixKey(_ c: Cylinder) -> MixKey {
+        let o2 = c.oxygen.flatMap(decimal)
+        let he = c.helium.flatMap(decimal)
+        let name: String
+        if let given = c.gasName { name = given } else if let o2 {
+            let heValue = he ?? DecimalNumber(0)
+            if !heValue.isZero {
+                name = o2.adding(heValue) == DecimalNumber(100).normalized() ? "Heliox \(text(o2))/\(text(heValue))" : "Trimix \(text(o2))/\(text(heValue))"
+            } else if o2 == DecimalNumber(21).normalized() {
+                name = "Air"
+            } else if o2 == DecimalNumber(100).normalized() {
+                name = "Oxygen"
+            } else {
+                name = "EAN\(text(o2))"
+            }
+        } else {
+            name = "unrecorded"
+        }
+        return MixKey(name: name, oxygen: o2, helium: he, ppo2Limit: c.ppo2Limit.flatMap(decimal))
+    }
+
+    // MARK: Devices
+
+    /// Folds every recording's device into a computer record (and a record into a `computer`
+    /// gear item where `docs/uddf-writing.md`'s rules allow); returns the `device-<n>` numbers
+    /// this dive must link.
+    private func recordDevices(_ d: Dive, header: LogbookHeader, path: String) -> [Int] {
+        var links: [Int] = []
+        for r in d.recordings {
+            guard let device = r.device, !device.isEmpty else { continue }
+            var index = deviceRecords.firstIndex { Self.sameComputer($0.device, device) }
+            if index == nil {
+                var record = DeviceRecord(device: device, number: -1)
+                if let g = header.gear.first(where: { $0.type == .computer && foldedGear[$0.uuid] == nil && Self.folds(gear: $0, device: device) }) {
+                    record.gearUUID = g.uuid
+                    foldedGear[g.uuid] = deviceRecords.count
+                }
+                deviceRecords.append(record)
+                index = deviceRecords.count - 1
+            }
+            let i = index!
+            if let g = deviceRecords[i].gearUUID, d.gearUUIDs.contains(g) { continue }
+            if deviceRecords[i].number < 0 {
+                deviceRecords[i].number = deviceRecords.filter { $0.number >= 0 }.count
+            }
+            if deviceRecords[i].gearUUID != nil { deviceRecords[i].needsOwnElement = true }
+            if !links.contains(deviceRecords[i].number) { links.append(deviceRecords[i].number) }
+        }
+        return links
+    }
+
+    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingWhitespace().lowercased() } }
+
+    /// Two devices are one computer: equal serials where both have one, else equal labels
+    /// (name, else model) with brands that do not disagree. No label, no fold.
+    static func sameComputer(_ a: Device, _ b: Device) -> Bool {
+        if let sa = fold(a.serial), let sb = fold(b.serial) { return sa == sb }
+        guard let la = fold(a.name ?? a.model), let lb = fold(b.name ?? b.model), la == lb else { return false }
+        if let ba = fold(a.brand), let bb = fold(b.brand), ba != bb { return false }
+        return true
+    }
+
+    /// A `computer` gear item is the device's computer (same legs as ``sameComputer(_:_:)``,
+    /// the gear item's name standing for its label).
+    static func folds(gear g: GearItem, device: Device) -> Bool {
+        if let sg = fold(g.serial), let sd = fold(device.serial) { return sg == sd }
+        guard let label = fold(device.name ?? device.model), fold(g.name) == label else { return false }
+        if let bg = fold(g.brand), let bd = fold(device.brand), bg != bd { return false }
+        return true
+    }
+
+    // MARK: Samples
+
+    private func writeSamples(_ p: Profile, mode: RecordingMode?, mixOfGas: [Int: Int], path: String, into x: inout XMLEmitter) {
+        // Each channel's cursor; waypoints are the union of every channel's instants.
+        var channels: [(Series, Int)] = []
+        func add(_ s: Series?) -> Int { guard let s else { return -1 }; channels.append((s, 0)); return channels.count - 1 }
+        let cns = add(p.cns), ppo2 = add(p.ppo2), depth = add(p.depth), temperature = add(p.temperature)
+        let gf = add(p.gradientFactor), ndl = add(p.ndl)
+        let pressures = p.pressures.map { add($0.series) }
+        let events = p.events.sorted { $0.time < $1.time }
+        var e = 0
+        var first = true
+        x.open("samples")
+        while true {
+            var t = Int.max
+            for (s, c) in channels where c < s.count { t = min(t, s.times[c]) }
+            if e < events.count { t = min(t, events[e].time) }
+            guard t != Int.max else { break }
+            func value(_ ch: Int) -> Int? {
+                guard ch >= 0 else { return nil }
+                let (s, c) = channels[ch]
+                guard c < s.count, s.times[c] == t else { return nil }
+                channels[ch].1 += 1
+                return s.values[c]
+            }
+            var marker: String?
+            var switchTo: Int?
+            while e < events.count, events[e].time == t {
+                let ev = events[e]
+                let epath = "\(path)/recordings/0/profile/events/\(e)"
+                e += 1
+                if ev.type == .gasSwitch {
+                    guard let g = ev.gasNumber, let mix = mixOfGas[g] else {
+                        report(.dropped, "uddf.gas-switch-unresolved", "a gas switch to a cylinder this dive does not have cannot be written", epath); continue
+                    }
+                    if switchTo != nil { report(.dropped, "uddf.event-collision", "a second gas switch at one instant has no place in a waypoint", epath); continue }
+                    switchTo = mix
+                    continue
+                }
+                let text: String?
+                switch ev.type {
+                case .deepStop?, .safetyStop?, .bookmark?:
+                    text = ev.type!.rawValue
+                    if ev.label != nil { report(.dropped, "uddf.event-label-not-carried", "a marker carries its type or its label, not both: the label is not written", epath) }
+                case nil: text = ev.label
+                case let type?:
+                    text = ev.label
+                    report(.dropped, "uddf.event-type-not-carried", ev.label == nil
+                           ? "an event of type \(type.rawValue) with no label has no UDDF spelling; not written"
+                           : "the event type \(type.rawValue) has no UDDF spelling; its label is written", epath)
+                }
+                guard let text else { continue }
+                if marker != nil { report(.dropped, "uddf.event-collision", "a second marker at one instant has no place in a waypoint", epath); continue }
+                marker = text
+            }
+            x.open("waypoint")
+            if let v = value(cns) { x.element("cns", self.text(DecimalNumber(significand: Int64(v), exponent: -1))) }
+            if let v = value(ppo2) { x.element("calculatedpo2", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
+            if let v = value(depth) { x.element("depth", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
+            x.element("divetime", self.text(DecimalNumber(significand: Int64(t), exponent: -3)))
+            if let marker { x.element("setmarker", marker) }
+            if let switchTo { x.empty("switchmix", [("ref", "mix-\u{1}\(switchTo)\u{1}")], verbatim: true) }
+            for (i, ch) in pressures.enumerated() {
+                guard let v = value(ch) else { continue }
+                guard let mix = mixOfGas[p.pressures[i].gasNumber] else {
+                    report(.dropped, "uddf.pressure-unresolved", "a pressure reading for a cylinder this dive does not have cannot be written", "\(path)/recordings/0/profile/pressures/\(i)")
+                    continue
+                }
+                x.element("tankpressure", self.text(DecimalNumber(significand: Int64(v), exponent: 4)), [("ref", "mix-\u{1}\(mix)\u{1}")], verbatim: true)
+            }
+            if let v = value(temperature), let k = DecimalNumber(significand: Int64(v), exponent: -2).adding(DecimalNumber(significand: 27315, exponent: -2)) {
+                x.element("temperature", self.text(k))
+            }
+            if first, let mode {
+                let names: [RecordingMode: String] = [.openCircuit: "opencircuit", .closedCircuit: "closedcircuit",
+                                                      .semiClosed: "semiclosedcircuit", .freedive: "apnoe"]
+                if let name = names[mode] { x.empty("divemode", [("type", name)]) }
+            }
+            first = false
+            if let v = value(gf) { x.element("gradientfactor", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
+            if let v = value(ndl) { x.element("nodecotime", String(v)) }
+            x.close("waypoint")
+        }
+        x.close("samples")
+    }
+}

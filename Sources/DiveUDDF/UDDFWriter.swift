@@ -1,0 +1,606 @@
+import DiveCore
+
+/// Writes UDDF 3.2.2 from the canonical model, following DiveJSON's `docs/uddf-writing.md`:
+/// elements in the order the XSD demands, SI units computed in decimal, `kind-<uuid>` ids,
+/// one `<mix>` per cylinder of a dive (shared across dives), every reading on its own
+/// waypoint, and a `dropped` (or `absent`) finding for whatever UDDF has no place for.
+/// Nothing is invented for a required element: UDDF's own "not recorded" spelling (`0`) is
+/// written where it has one.
+///
+/// Streaming: dives go to a `body` spool as they come, with their mix references left as
+/// placeholders; ``finish(header:to:replayingBody:)`` then writes the sections that precede
+/// the dives in the file (the diver's kit, bases and guides, gases), the spooled dives with
+/// their references resolved, and the end of the document. Memory holds one dive at a time
+/// and the logbook's distinct gases and computers.
+public final class UDDFWriter {
+    private let body: ByteSink
+    private var out = XMLEmitter(depth: 3)
+    private let generator: Generator
+    private let exportedAt: String
+    private var findings: [Finding] = []
+    /// Dives handed over, and those the file holds (a dive with no start cannot be written).
+    private(set) var divesWritten = 0
+    var divesInFile = 0
+
+    // What the dives needed, for the sections written at the end.
+    /// Distinct gases: key → instances (one per cylinder of one dive that uses the key).
+    var mixes: [MixKey: Int] = [:]
+    /// Placeholder ids in registration order.
+    var mixOrder: [(key: MixKey, instance: Int)] = []
+    var mixPlaceholders: [MixSlot: Int] = [:]
+    /// Computers recorded by devices, folded (§ Devices): one record per computer.
+    var deviceRecords: [DeviceRecord] = []
+    /// Gear items a device record folded into: gear uuid → record index.
+    var foldedGear: [String: Int] = [:]
+    /// Guides under dive bases: (contact uuid, person uuid) → guide number.
+    var guides: [GuideKey: Int] = [:]
+    var guideOrder: [GuideKey] = []
+
+    /// - Parameters:
+    ///   - body: where the dives are spooled until ``finish(header:to:replayingBody:)``.
+    ///   - exportedAt: the `<generator><datetime>`, when the source states no export time.
+    public init(body: ByteSink, generator: Generator, exportedAt: String) {
+        self.body = body
+        self.generator = generator
+        self.exportedAt = exportedAt
+    }
+
+    /// What the file could not carry, since the last call.
+    public func takeFindings() -> [Finding] {
+        defer { findings.removeAll() }
+        return findings
+    }
+
+    func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(path: path)))
+    }
+
+    /// Writes one dive to the spool.
+    public func write(_ dive: Dive, header: LogbookHeader) throws {
+        let dropped = out.droppedCharacters
+        writeDive(dive, header: header, into: &out)
+        if out.droppedCharacters > dropped {
+            report(.dropped, "uddf.character-not-xml", "\(out.droppedCharacters - dropped) control character(s) XML cannot hold were left out of the text", "dives/\(divesWritten)")
+        }
+        divesWritten += 1
+        if out.bytes.count >= 1 << 16 { try out.flush(to: body) }
+    }
+
+    /// Writes the whole document to `target`: the head, the spooled dives (handed over by
+    /// `replayingBody`, which must feed every spooled chunk to the consumer it is given, in
+    /// order) and the end.
+    public func finish(header: LogbookHeader, to target: ByteSink,
+                       replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try out.flush(to: body)
+        var head = XMLEmitter()
+        writeHead(header, into: &head)
+        try head.flush(to: target)
+        if divesInFile > 0 {
+            var resolver = MixReferenceResolver(numbers: mixNumbers(), target: target)
+            try replayingBody { try resolver.consume($0) }
+            try resolver.finish()
+            var tail = XMLEmitter(depth: 3)
+            tail.close("repetitiongroup")
+            tail.close("profiledata")
+            try tail.flush(to: target)
+        }
+        var end = XMLEmitter()
+        end.raw("</uddf>\n")
+        try end.flush(to: target)
+    }
+
+    // MARK: Head
+
+    private func writeHead(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        x.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
+        x.open("uddf", [("xmlns", "http://www.streit.cc/uddf/3.2/"), ("version", "3.2.2")])
+        x.open("generator")
+        x.element("name", generator.name)
+        x.element("type", "converter")
+        if let v = generator.version { x.element("version", v) }
+        x.element("datetime", header.exportedAt ?? exportedAt)
+        x.close("generator")
+        let shops = header.contacts.filter { $0.roles == [.shop] }
+        if !shops.isEmpty {
+            x.open("business")
+            for c in shops { writeContactBody(c, element: "shop", id: "contact-\(c.uuid)", guides: [], into: &x) }
+            x.close("business")
+        }
+        writeDiver(header, into: &x)
+        writeSites(header, into: &x)
+        writeTrips(header, into: &x)
+        writeGases(into: &x)
+        if divesInFile > 0 {
+            x.open("profiledata")
+            x.open("repetitiongroup", [("id", "rg-1")])
+        }
+        reportUncarriedCollections(header)
+    }
+
+    private func reportUncarriedCollections(_ h: LogbookHeader) {
+        for (i, c) in h.courses.enumerated() {
+            report(.dropped, "uddf.course-not-carried", "course \"\(c.name)\" is not written: UDDF has no course (a <divetrip> is a holiday, not training)", "courses/\(i)")
+        }
+        for (i, c) in h.certifications.enumerated() {
+            report(.dropped, "uddf.certification-not-carried", "certification \"\(c.name)\" is not written: UDDF's <education> holds no card this logbook's shape fits", "certifications/\(i)")
+        }
+        for (i, s) in h.gearSets.enumerated() {
+            report(.dropped, "uddf.gear-set-not-carried", "gear set \"\(s.name)\" is not written: UDDF's <equipmentconfiguration> describes rigging, not a named set", "gear_sets/\(i)")
+        }
+        for i in h.serviceSchedules.indices {
+            report(.dropped, "uddf.service-not-carried", "a gear service schedule is not written: UDDF keeps no service history", "gear_service_schedules/\(i)")
+        }
+        for i in h.serviceRecords.indices {
+            report(.dropped, "uddf.service-not-carried", "a gear service record is not written: UDDF keeps no service history", "gear_service_records/\(i)")
+        }
+        for (i, s) in h.species.enumerated() {
+            report(.dropped, "uddf.species-not-carried", "species \(s.scientificName ?? s.commonName ?? s.uuid) is not written: UDDF files a species under a class DiveJSON does not record", "species/\(i)")
+        }
+        if h.extensions != nil {
+            report(.dropped, "uddf.extensions-not-carried", "the document's extensions have no place in UDDF", "$")
+        }
+    }
+
+    // MARK: Diver, kit, people
+
+    private func writeDiver(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        let d = header.diver
+        let ownerMapped = d.map { $0.name != nil || $0.email != nil || $0.phone != nil || $0.bornOn != nil || !$0.insurances.isEmpty } ?? false
+        guard ownerMapped || !header.gear.isEmpty || !deviceRecords.allSatisfy({ $0.gearUUID != nil }) || !header.people.isEmpty else {
+            if let d, d.uuid != nil || !d.emergencyContacts.isEmpty || d.portraitFile != nil {
+                report(.dropped, "uddf.diver-not-carried", "the diver records nothing UDDF's <owner> holds, so no <diver> is written", "diver")
+            }
+            return
+        }
+        x.open("diver")
+        let ownerID = ownerMapped ? d?.uuid.map { "diver-\($0)" } ?? "owner" : "owner"
+        x.open("owner", [("id", ownerID)])
+        writePersonal(d?.name, bornOn: d?.bornOn, path: "diver", into: &x)
+        writeContactDetails(phone: d?.phone, email: d?.email, website: nil, into: &x)
+        writeEquipment(header, into: &x)
+        if let d, !d.insurances.isEmpty {
+            x.open("diveinsurances")
+            for (i, ins) in d.insurances.enumerated() {
+                x.open("insurance")
+                x.element("name", ins.provider)
+                if let e = ins.expiresOn {
+                    x.open("validdate")
+                    x.element("datetime", midnight(e))
+                    x.close("validdate")
+                }
+                x.close("insurance")
+                if ins.number != nil {
+                    report(.dropped, "uddf.insurance-number-not-carried", "the insurance number has no element in UDDF's <insurance>", "diver/insurances/\(i)")
+                }
+            }
+            x.close("diveinsurances")
+        }
+        x.close("owner")
+        if let d {
+            if !d.emergencyContacts.isEmpty {
+                report(.dropped, "uddf.emergency-contact-not-carried", "UDDF has no element for an emergency contact", "diver")
+            }
+            if d.portraitFile != nil { report(.dropped, "uddf.portrait-not-carried", "UDDF's <owner> has no portrait", "diver") }
+        }
+        for (i, p) in header.people.enumerated() {
+            x.open("buddy", [("id", "person-\(p.uuid)")])
+            writePersonal(p.name, bornOn: nil, path: "people/\(i)", into: &x)
+            writeContactDetails(phone: p.phone, email: p.email, website: nil, into: &x)
+            writeNotes(p.notes, path: "people/\(i)", into: &x)
+            x.close("buddy")
+        }
+        x.close("diver")
+    }
+
+    /// `<personal>` with a name split at its first space (`personalType` requires both parts).
+    private func writePersonal(_ name: String?, bornOn: LocalDate?, path: String, into x: inout XMLEmitter) {
+        let words = (name ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        let normalised = words.joined(separator: " ")
+        if let name, normalised != name {
+            report(.resolved, "uddf.name-whitespace", normalised.isEmpty
+                   ? "a name of whitespace alone is written empty; a reader drops the person"
+                   : "the name's whitespace is written as single spaces", path)
+        }
+        x.open("personal")
+        x.element("firstname", words.first.map(String.init) ?? "")
+        x.element("lastname", words.dropFirst().joined(separator: " "))
+        if let bornOn {
+            x.open("birthdate")
+            x.element("datetime", midnight(bornOn))
+            x.close("birthdate")
+        }
+        x.close("personal")
+    }
+
+    private func writeContactDetails(phone: String?, email: String?, website: String?, into x: inout XMLEmitter) {
+        guard phone != nil || email != nil || website != nil else { return }
+        x.open("contact")
+        if let phone { x.element("phone", phone) }
+        if let email { x.element("email", email) }
+        if let website { x.element("homepage", website) }
+        x.close("contact")
+    }
+
+    func writeNotes(_ notes: String?, path: String, into x: inout XMLEmitter) {
+        guard let notes else { return }
+        guard !notes.isEmpty else {
+            report(.dropped, "uddf.empty-notes", "an empty note has no spelling in UDDF", path)
+            return
+        }
+        x.open("notes")
+        x.element("para", notes)
+        x.close("notes")
+    }
+
+    /// The UDDF element for a gear type, and whether the type comes back as itself.
+    private func element(for type: GearType?) -> (String, Bool) {
+        switch type {
+        case .mask?, .fins?, .gloves?, .boots?, .compass?, .knife?, .light?, .regulator?, .rebreather?, .scooter?:
+            return (type!.rawValue, true)
+        case .bcd?: return ("buoyancycontroldevice", true)
+        case .wing?: return ("buoyancycontroldevice", false)
+        case .computer?: return ("divecomputer", true)
+        case .cylinder?: return ("tank", true)
+        case .wetsuit?, .drysuit?: return ("suit", true)
+        case .other?: return ("variouspieces", true)
+        default: return ("variouspieces", false)
+        }
+    }
+
+    private static let equipmentOrder = ["boots", "buoyancycontroldevice", "camera", "compass", "compressor", "divecomputer",
+                                         "equipmentconfiguration", "fins", "gloves", "knife", "lead", "light", "mask", "rebreather",
+                                         "regulator", "scooter", "suit", "tank", "variouspieces", "videocamera", "watch"]
+
+    private func writeEquipment(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        let unfolded = deviceRecords.indices.filter { deviceRecords[$0].gearUUID == nil || deviceRecords[$0].needsOwnElement }
+        guard !header.gear.isEmpty || !unfolded.isEmpty else { return }
+        x.open("equipment")
+        for name in Self.equipmentOrder {
+            for (i, g) in header.gear.enumerated() where element(for: g.type).0 == name {
+                writeGearItem(g, path: "gear/\(i)", into: &x)
+            }
+            if name == "divecomputer" {
+                for r in unfolded { writeDeviceElement(deviceRecords[r], into: &x) }
+            }
+        }
+        x.close("equipment")
+    }
+
+    private func writeGearItem(_ g: GearItem, path: String, into x: inout XMLEmitter) {
+        let (tag, keepsType) = element(for: g.type)
+        if !keepsType {
+            report(.dropped, "uddf.gear-type-not-carried", "gear type \(g.type?.rawValue ?? "(none)") has no UDDF element of its own; written as <\(tag)>", path)
+        }
+        let device = foldedGear[g.uuid].map { deviceRecords[$0].device }
+        x.open(tag, [("id", "gear-\(g.uuid)")])
+        x.element("name", g.name)
+        if let brand = g.brand ?? device?.brand {
+            x.open("manufacturer", [("id", "mfr-\(g.uuid)")])
+            x.element("name", brand)
+            x.close("manufacturer")
+        }
+        if let model = device?.model { x.element("model", model) }
+        if let serial = device?.serial ?? g.serial { x.element("serialnumber", serial) }
+        writeNotes(g.notes, path: path, into: &x)
+        if tag == "suit" {
+            x.element("suittype", g.type == .drysuit ? "dry-suit" : "wet-suit")
+        }
+        if tag == "tank" {
+            if let m = g.material { x.element("tankmaterial", m.rawValue) }
+            if let v = g.volume, let d = decimal(v) { x.element("tankvolume", text(d.shifted(by: -3))) }
+        } else if g.volume != nil || g.material != nil {
+            report(.dropped, "uddf.gear-vessel-not-carried", "volume and material are written only on a <tank>", path)
+        }
+        var lost: [String] = []
+        if g.workingPressure != nil { lost.append("working_pressure") }
+        if g.rented != nil { lost.append("rented") }
+        if g.archived != nil { lost.append("archived") }
+        if g.archivedAt != nil { lost.append("archived_at") }
+        if g.diveCount != nil { lost.append("dive_count") }
+        if g.diveTime != nil { lost.append("dive_time") }
+        if g.createdAt != nil { lost.append("created_at") }
+        if g.extensions != nil { lost.append("extensions") }
+        if !lost.isEmpty {
+            report(.dropped, "uddf.gear-member-not-carried", "\(lost.joined(separator: ", ")) of a gear item have no UDDF element", path)
+        }
+        x.close(tag)
+    }
+
+    private func writeDeviceElement(_ r: DeviceRecord, into x: inout XMLEmitter) {
+        x.open("divecomputer", [("id", "device-\(r.number)")])
+        x.element("name", r.device.name ?? "")
+        if let brand = r.device.brand {
+            x.open("manufacturer", [("id", "mfr-device-\(r.number)")])
+            x.element("name", brand)
+            x.close("manufacturer")
+        }
+        if let model = r.device.model { x.element("model", model) }
+        if let serial = r.device.serial { x.element("serialnumber", serial) }
+        x.close("divecomputer")
+    }
+
+    // MARK: Sites, bases, trips
+
+    private func writeContactBody(_ c: Contact, element: String, id: String, guides: [(Int, String)], into x: inout XMLEmitter) {
+        x.open(element, [("id", id)])
+        x.element("name", c.name)
+        if let a = c.address {
+            x.open("address")
+            if let s = a.street { x.element("street", s) }
+            if let s = a.city { x.element("city", s) }
+            if let s = a.postcode { x.element("postcode", s) }
+            x.element("country", a.country)
+            if let s = a.region { x.element("province", s) }
+            x.close("address")
+        }
+        writeContactDetails(phone: c.phone, email: c.email, website: c.website, into: &x)
+        for (n, person) in guides {
+            x.open("guide", [("id", "guide-\(n)")])
+            x.empty("link", [("ref", "person-\(person)")])
+            x.close("guide")
+        }
+        writeNotes(c.notes, path: "contacts", into: &x)
+        x.close(element)
+    }
+
+    private func writeSites(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        let bases = header.contacts.filter { $0.roles != [.shop] }
+        guard !bases.isEmpty || !header.sites.isEmpty else { return }
+        x.open("divesite")
+        for (i, c) in header.contacts.enumerated() {
+            var implied: Set<ContactRole> = [c.roles == [.shop] ? .shop : .diveCenter]
+            if header.trips.contains(where: { $0.parts.contains { $0.accommodationUUID == c.uuid } }) { implied.insert(.accommodation) }
+            if Set(c.roles) != implied {
+                report(.dropped, "uddf.contact-roles-not-carried", "the contact's roles (\(c.roles.map(\.rawValue).joined(separator: ", ")))  have no element; a reader takes them from where the contact is written", "contacts/\(i)")
+            }
+            if c.position != nil { report(.dropped, "uddf.contact-position-not-carried", "a contact's position has no UDDF element", "contacts/\(i)") }
+            guard c.roles != [.shop] else { continue }
+            let own = guideOrder.enumerated().filter { $0.element.contact == c.uuid }.map { ($0.offset, $0.element.person) }
+            writeContactBody(c, element: "divebase", id: "contact-\(c.uuid)", guides: own, into: &x)
+        }
+        for (i, s) in header.sites.enumerated() {
+            let path = "sites/\(i)"
+            x.open("site", [("id", "site-\(s.uuid)")])
+            x.element("name", s.name)
+            for alias in s.otherNames { x.element("aliasname", alias) }
+            if let l = s.location {
+                x.open("geography")
+                x.element("location", l.name)
+                if let p = s.position {
+                    x.element("latitude", number(p.latitude))
+                    x.element("longitude", number(p.longitude))
+                }
+                if let a = s.altitude { x.element("altitude", String(a)) }
+                x.close("geography")
+                if l.position != nil || l.bbox != nil {
+                    report(.dropped, "uddf.locality-position-not-carried", "the locality's own position and box have no element; <geography>'s coordinates are the site's pin", path)
+                }
+            } else if s.position != nil || s.altitude != nil {
+                report(.dropped, "uddf.site-position-without-location", "UDDF's <geography> requires a place name, which the site lacks; its coordinates and altitude are not written", path)
+            }
+            if s.depthFrom != nil || s.depthTo != nil {
+                x.open("sitedata")
+                if let v = s.depthTo { x.element("maximumdepth", number(v)) }
+                if let v = s.depthFrom { x.element("minimumdepth", number(v)) }
+                x.close("sitedata")
+            }
+            writeNotes(s.notes, path: path, into: &x)
+            x.close("site")
+            var lost: [String] = []
+            if !s.externalIDs.isEmpty { lost.append("external_ids") }
+            if s.waterType != nil { lost.append("water_type") }
+            if !s.entryTypes.isEmpty { lost.append("entry_types") }
+            if !s.tags.isEmpty { lost.append("tags") }
+            if s.createdAt != nil { lost.append("created_at") }
+            if !lost.isEmpty { report(.dropped, "uddf.site-member-not-carried", "\(lost.joined(separator: ", ")) of a site have no UDDF element", path) }
+        }
+        x.close("divesite")
+    }
+
+    private func writeTrips(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        guard !header.trips.isEmpty else { return }
+        var copies = 0
+        var nameCount: [String: Int] = [:]
+        for c in header.contacts { nameCount[foldedName(c.name), default: 0] += 1 }
+        x.open("divetrip")
+        for (i, t) in header.trips.enumerated() {
+            let path = "trips/\(i)"
+            x.open("trip", [("id", "trip-\(t.uuid)")])
+            x.element("name", t.name)
+            let parts = t.parts.isEmpty ? [TripPart()] : t.parts
+            for (j, part) in parts.enumerated() {
+                let partPath = "\(path)/parts/\(j)"
+                var stay = part.accommodationUUID.flatMap { header.contact($0) }
+                if let c = stay, (nameCount[foldedName(c.name)] ?? 0) > 1 {
+                    report(.dropped, "uddf.accommodation-ambiguous", "the part's accommodation shares its name with another contact, so a reader could not tell which it was; not written", partPath)
+                    stay = nil
+                }
+                var attributes: [(String, String)] = []
+                if let c = stay { attributes.append(("type", c.roles.contains(.liveaboard) ? "boat" : "hotel")) }
+                x.open("trippart", attributes)
+                x.element("name", part.location?.name ?? "")
+                if part.location == nil && !t.parts.isEmpty {
+                    report(.absent, "uddf.trippart-without-place", "UDDF requires a part's name; the part has no place, so it is written empty", partPath)
+                }
+                if let start = part.startsOn ?? part.endsOn, let end = part.endsOn ?? part.startsOn {
+                    x.empty("dateoftrip", [("startdate", midnight(start)), ("enddate", midnight(end))])
+                    if part.startsOn == nil || part.endsOn == nil {
+                        report(.resolved, "uddf.trippart-one-date", "UDDF requires both ends of a part's dates; the one recorded is written as both", partPath)
+                    }
+                }
+                if let l = part.location {
+                    x.open("geography")
+                    x.element("location", l.name)
+                    if let p = l.position {
+                        x.element("latitude", number(p.latitude))
+                        x.element("longitude", number(p.longitude))
+                    }
+                    x.close("geography")
+                    if l.bbox != nil { report(.dropped, "uddf.bbox-not-carried", "UDDF's <geography> holds a point, not a box", partPath) }
+                }
+                if let c = stay {
+                    var copy = c
+                    copy.roles = []
+                    writeContactBody(copy, element: "accomodation", id: "accommodation-\(copies)", guides: [], into: &x)
+                    copies += 1
+                }
+                if j == 0 { writeNotes(t.notes, path: path, into: &x) }
+                x.close("trippart")
+            }
+            x.close("trip")
+            if !t.people.isEmpty { report(.dropped, "uddf.trip-people-not-carried", "a trip's people have no UDDF element", path) }
+        }
+        x.close("divetrip")
+    }
+
+    private func foldedName(_ s: String) -> String {
+        s.trimmingWhitespace().lowercased()
+    }
+
+    // MARK: Gases
+
+    private func writeGases(into x: inout XMLEmitter) {
+        guard !mixOrder.isEmpty else { return }
+        x.open("gasdefinitions")
+        for (n, slot) in sortedMixes().enumerated() {
+            let key = slot.key
+            x.open("mix", [("id", "mix-\(n + 1)")])
+            x.element("name", key.name)
+            if let o2 = key.oxygen { x.element("o2", text(o2.shifted(by: -2))) }
+            if let he = key.helium { x.element("he", text(he.shifted(by: -2))) }
+            if let p = key.ppo2Limit { x.element("maximumpo2", text(p)) }
+            x.close("mix")
+        }
+        x.close("gasdefinitions")
+    }
+
+    /// Mixes in the order they are numbered: by oxygen, then helium, limit and name; an
+    /// unrecorded gas last; a key's instances in turn.
+    private func sortedMixes() -> [(key: MixKey, instance: Int)] {
+        mixOrder.sorted { a, b in
+            if a.key != b.key { return a.key < b.key }
+            return a.instance < b.instance
+        }
+    }
+
+    /// Placeholder number → final `mix-<n>` number.
+    private func mixNumbers() -> [Int: Int] {
+        let sorted = sortedMixes()
+        var out: [Int: Int] = [:]
+        for (n, slot) in sorted.enumerated() {
+            out[mixPlaceholders[MixSlot(key: slot.key, instance: slot.instance)]!] = n + 1
+        }
+        return out
+    }
+
+    // MARK: Numbers
+
+    /// The exact decimal a `Double` reads as (its shortest round-tripping text).
+    func decimal(_ v: Double) -> DecimalNumber? { v.isFinite ? DecimalNumber(v.description)?.normalized() : nil }
+
+    /// Plain decimal text without trailing zeros: `0.012`, `22000000`, `284.65`.
+    func text(_ d: DecimalNumber) -> String { d.normalized().description }
+
+    func number(_ v: Double) -> String { decimal(v).map(text) ?? "0" }
+
+    /// A date widened to midnight, as `xs:dateTime` requires (a reader takes the date back off).
+    func midnight(_ d: LocalDate) -> String { "\(d)T00:00:00" }
+}
+
+// MARK: - Gas and device bookkeeping
+
+/// A gas as UDDF's `<mix>` states it.
+struct MixKey: Hashable, Comparable {
+    var name: String
+    /// Percent.
+    var oxygen: DecimalNumber?
+    var helium: DecimalNumber?
+    /// Bar.
+    var ppo2Limit: DecimalNumber?
+
+    static func < (a: MixKey, b: MixKey) -> Bool {
+        func rank(_ v: DecimalNumber?, absentFirst: Bool) -> (Int, DecimalNumber) {
+            v.map { (1, $0) } ?? (absentFirst ? 0 : 2, DecimalNumber(0))
+        }
+        let (ao, bo) = (rank(a.oxygen, absentFirst: false), rank(b.oxygen, absentFirst: false))
+        if ao.0 != bo.0 { return ao.0 < bo.0 }
+        if ao.1 != bo.1 { return ao.1 < bo.1 }
+        let (ah, bh) = (rank(a.helium, absentFirst: true), rank(b.helium, absentFirst: true))
+        if ah.0 != bh.0 { return ah.0 < bh.0 }
+        if ah.1 != bh.1 { return ah.1 < bh.1 }
+        let (ap, bp) = (rank(a.ppo2Limit, absentFirst: true), rank(b.ppo2Limit, absentFirst: true))
+        if ap.0 != bp.0 { return ap.0 < bp.0 }
+        if ap.1 != bp.1 { return ap.1 < bp.1 }
+        return a.name < b.name
+    }
+}
+
+struct MixSlot: Hashable {
+    var key: MixKey
+    var instance: Int
+}
+
+struct GuideKey: Hashable {
+    var contact: String
+    var person: String
+}
+
+/// One computer, as the devices of every recording it made describe it.
+struct DeviceRecord {
+    var device: Device
+    /// The `computer` gear item it folded into, if any.
+    var gearUUID: String?
+    /// Some recordings could not fold (their dive does not link the gear item): they need a
+    /// `device-<n>` element of their own beside the gear item's.
+    var needsOwnElement = false
+    /// Its `device-<n>` number.
+    var number: Int
+}
+
+/// Replaces the spooled dives' mix placeholders (`\u{1}n\u{1}`) with final numbers while
+/// copying them out, across chunk boundaries.
+struct MixReferenceResolver {
+    let numbers: [Int: Int]
+    let target: ByteSink
+    private var inPlaceholder = false
+    private var value = 0
+    private var buffer: [UInt8] = []
+
+    init(numbers: [Int: Int], target: ByteSink) {
+        self.numbers = numbers; self.target = target
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        for b in chunk {
+            if b == 0x01 {
+                if inPlaceholder { buffer.append(contentsOf: String(numbers[value] ?? 0).utf8) }
+                inPlaceholder.toggle()
+                value = 0
+            } else if inPlaceholder {
+                value = value * 10 + Int(b &- 0x30)
+            } else {
+                buffer.append(b)
+            }
+        }
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    private mutating func flush() throws {
+        try buffer.withUnsafeBytes { try target.write($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    mutating func finish() throws { try flush() }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line ends.
+    func trimmingWhitespace() -> String {
+        let ws: Set<Character> = [" ", "\t", "\n", "\r"]
+        var s = Substring(self)
+        while let f = s.first, ws.contains(f) { s.removeFirst() }
+        while let l = s.last, ws.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}
