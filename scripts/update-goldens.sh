@@ -9,5 +9,6 @@ $bin convert Samples/logbook.uddf --to csv -o Samples/expected/logbook.csv -q
 $bin convert Samples/logbook.uddf --to csv-profile -o Samples/expected/logbook.profile.csv -q
 $bin convert Samples/logbook.uddf --to csv --units imperial -o Samples/expected/logbook.imperial.csv -q
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to json -o Samples/expected/logbook.divejson -q
+SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to uddf -o Samples/expected/logbook.written.uddf -q
 $bin inspect Samples/logbook.uddf > Samples/expected/logbook.inspect.txt
 echo "re-recorded Samples/expected/; review with: git diff Samples/expected"

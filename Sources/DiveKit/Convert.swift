@@ -81,9 +81,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
                 read(input, options: options, into: output, report: &r)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
-        if let last = report.inputs.indices.last {
-            report.inputs[last].findings += output.headerFindings.map { $0.locatedIn(report.inputs[last].path) }
-        }
+                    r.findings += output.headerFindings.map { $0.locatedIn(input) }
                     r.output = destination
                     report.outputs.append(destination)
                 }
@@ -107,6 +105,9 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
             if r.error != nil { return report }
         }
         try output.commit(standardOutput: standardOutput)
+        if let last = report.inputs.indices.last {
+            report.inputs[last].findings += output.headerFindings.map { $0.locatedIn(report.inputs[last].path) }
+        }
         if let destination { report.outputs.append(destination) }
     } catch let e as DiveError {
         var r = InputReport(path: destination ?? "-")

@@ -112,6 +112,18 @@ extension UDDFWriter {
             if !lost.isEmpty { report(.dropped, "uddf.cylinder-member-not-carried", "\(lost.joined(separator: ", ")) of a cylinder have no UDDF element", cpath) }
         }
 
+        // A dive whose cylinders carry no labels at all (some writers' exports) ties its
+        // channels to cylinders by position: label n is the n-th cylinder.
+        if d.cylinders.allSatisfy({ $0.gasNumber == nil }) {
+            for (i, c) in d.cylinders.enumerated() {
+                if let slot = mixPlaceholders[MixSlot(key: mixKey(c), instance: d.cylinders[..<i].filter { mixKey($0) == mixKey(c) }.count)] {
+                    mixOfGas[i] = slot
+                }
+            }
+            if !mixOfGas.isEmpty, primary?.profile.map({ !$0.pressures.isEmpty || $0.events.contains { $0.type == .gasSwitch } }) == true {
+                report(.inferred, "uddf.gas-number-positional", "the dive's cylinders carry no gas numbers, so its pressure channels and gas switches are tied to cylinders by position", path)
+            }
+        }
         if let r = primary, let profile = r.profile {
             writeSamples(profile, mode: r.mode, mixOfGas: mixOfGas, path: path, into: &x)
         }

@@ -1,4 +1,7 @@
 import DiveCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes UDDF 3.2.2 from the canonical model, following DiveJSON's `docs/uddf-writing.md`:
 /// elements in the order the XSD demands, SI units computed in decimal, `kind-<uuid>` ids,
@@ -572,15 +575,31 @@ struct MixReferenceResolver {
     }
 
     mutating func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        for b in chunk {
-            if b == 0x01 {
-                if inPlaceholder { buffer.append(contentsOf: String(numbers[value] ?? 0).utf8) }
-                inPlaceholder.toggle()
+        guard let base = chunk.baseAddress else { return }
+        var i = 0
+        while i < chunk.count {
+            if inPlaceholder {
+                let b = chunk[i]
+                i += 1
+                if b == 0x01 {
+                    buffer.append(contentsOf: String(numbers[value] ?? 0).utf8)
+                    inPlaceholder = false
+                } else {
+                    value = value * 10 + Int(b &- 0x30)
+                }
+                continue
+            }
+            // Copy up to the next placeholder in one piece.
+            let rest = chunk.count - i
+            if let hit = memchr(base + i, 0x01, rest) {
+                let n = base.distance(to: UnsafeRawPointer(hit)) - i
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + i, count: n))
+                i += n + 1
+                inPlaceholder = true
                 value = 0
-            } else if inPlaceholder {
-                value = value * 10 + Int(b &- 0x30)
             } else {
-                buffer.append(b)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + i, count: rest))
+                i = chunk.count
             }
         }
         if buffer.count >= 1 << 16 { try flush() }

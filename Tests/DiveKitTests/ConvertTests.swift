@@ -15,6 +15,7 @@ func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: pat
         (.csvProfile, .metric, "logbook.profile.csv"),
         (.csv, .imperial, "logbook.imperial.csv"),
         (.json, .metric, "logbook.divejson"),
+        (.uddf, .metric, "logbook.written.uddf"),
     ])
     func sampleLogbookMatchesItsGolden(format: FileFormat, units: UnitSystem, golden: String) throws {
         let out = Capture()
