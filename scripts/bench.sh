@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks umilog on two synthetic UDDF logbooks (38 MB and 756 MB) against
-# xmllint --stream and cat. See Benchmarks.md for what the figures mean.
+# xmllint --stream (without and with the UDDF schema) and cat. See Benchmarks.md for
+# what the figures mean.
 #
 #   scripts/bench.sh            # build release, generate logbooks if missing, measure
 #   RUNS=3 scripts/bench.sh     # best (lowest wall time) of 3 runs per command
@@ -107,6 +108,8 @@ measure() {
         measure "umilog convert FILE --to csv-profile" "$bytes" "$UMILOG" convert "$file" --to csv-profile -o "$DATA/out-profile.csv"
         measure "umilog convert FILE --to json" "$bytes" "$UMILOG" convert "$file" --to json -o "$DATA/out.divejson"
         measure "umilog inspect FILE" "$bytes" "$UMILOG" inspect "$file"
+        measure "xmllint --stream --noout --schema uddf_3.2.2.xsd FILE" "$bytes" xmllint --stream --noout --schema schemas/uddf_3.2.2.xsd "$file"
+        measure "umilog validate FILE" "$bytes" "$UMILOG" validate "$file"
     done
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2

@@ -31,3 +31,18 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         "\(location): \(severity.rawValue)[\(code)]: \(location.path.map { "\($0): " } ?? "")\(message)"
     }
 }
+
+extension Diagnostic {
+    /// A reader's finding as a validation diagnostic, with its code and location: a value
+    /// whose reading had to be decided (`resolved`, a known writer habit) or that could not
+    /// be carried (`dropped`) is a warning; one the source never recorded (`absent`) or
+    /// that was computed (`inferred`) is a note.
+    public init(_ finding: Finding) {
+        let severity: Severity
+        switch finding.kind {
+        case .resolved, .dropped: severity = .warning
+        case .absent, .inferred: severity = .note
+        }
+        self.init(severity, finding.code, finding.message, at: finding.location)
+    }
+}

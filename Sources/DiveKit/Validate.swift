@@ -1,30 +1,275 @@
+import DiveCSV
+import Dispatch
 import DiveJSON
+import DiveUDDF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How ``validate(paths:options:onFile:)`` checks files.
+public struct ValidateOptions: Sendable {
+    /// The least severity that makes a file fail (`--fail-on`): `error` unless set.
+    public var failOn: Diagnostic.Severity
+    /// Also run the ``ModelChecker`` over the dives the format's reader reads.
+    public var modelChecks: Bool
+
+    /// Options failing on `failOn` and above, with or without the model checks.
+    public init(failOn: Diagnostic.Severity = .error, modelChecks: Bool = true) {
+        self.failOn = failOn; self.modelChecks = modelChecks
+    }
+}
 
 /// What validating one file found.
 public struct FileValidation: Sendable {
+    /// The file as the user named it (or as a directory walk reached it).
     public var path: String
-    public var format: FileFormat?
-    public var issues: [ValidationIssue] = []
-    /// The file could not be read as its format at all (not JSON, not found…).
-    public var error: DiveError?
+    /// The format sniffed from its bytes.
+    public var format: FileFormat
+    /// Every problem found, by line.
+    public var diagnostics: [Diagnostic] = []
+
+    /// How many diagnostics have exactly `severity`.
+    public func count(_ severity: Diagnostic.Severity) -> Int { diagnostics.count { $0.severity == severity } }
+
+    /// True when a diagnostic is at or above `threshold`.
+    public func fails(at threshold: Diagnostic.Severity) -> Bool { diagnostics.contains { $0.severity >= threshold } }
 }
 
-/// Validates one dive-log file. DiveJSON documents get the schema and the spec's §3 rules.
-public func validate(path: String) -> FileValidation {
-    var result = FileValidation(path: path)
-    do {
-        let format = try detectFormat(path: path)
-        result.format = format
-        switch format {
-        case .json:
-            result.issues = try DiveJSONValidator().validate(path: path)
-        default:
-            result.error = DiveError("validate.unsupported", "validating \(format) files is not supported yet (DiveJSON is)", at: SourceLocation(file: path))
+/// A file a directory walk passed over because it is not a dive log umilog checks.
+public struct SkippedFile: Sendable {
+    /// The file as the walk reached it.
+    public var path: String
+    /// Why: `format.unknown`, `format.unknown-xml`, `format.unknown-json` or
+    /// `format.unsupported-input`.
+    public var reason: DiveError
+}
+
+/// What validating a set of files and directories found.
+public struct ValidationReport: Sendable {
+    /// The options the files were checked with (`failOn` decides what fails).
+    public var options: ValidateOptions
+    /// Every file checked, in order.
+    public var files: [FileValidation] = []
+    /// Files a directory walk passed over.
+    public var skipped: [SkippedFile] = []
+    /// Inputs that could not be checked: unreadable, or named explicitly and not a dive log.
+    public var failures: [DiveError] = []
+
+    /// An empty report for `options`.
+    public init(options: ValidateOptions) { self.options = options }
+
+    /// Every diagnostic of every file, in order.
+    public var diagnostics: [Diagnostic] { files.flatMap(\.diagnostics) }
+    /// Files with a diagnostic at or above the threshold.
+    public var failingFiles: Int { files.count { $0.fails(at: options.failOn) } }
+    /// How many diagnostics have exactly `severity`, over all files.
+    public func count(_ severity: Diagnostic.Severity) -> Int { files.reduce(0) { $0 + $1.count(severity) } }
+
+    /// `2` an input could not be checked, `1` a file has a diagnostic at or above the
+    /// threshold, `0` otherwise.
+    public var exitCode: Int32 { !failures.isEmpty ? 2 : (failingFiles > 0 ? 1 : 0) }
+}
+
+/// Validates dive-log files and directories (walked recursively in name order, hidden
+/// entries skipped). Each file's format is sniffed from its bytes:
+///
+/// - UDDF: the UDDF 3.2.2 XML Schema (``UDDFSchemaValidator``, streaming) and, at the
+///   same time on a second thread, the streaming reader, whose findings become warnings and
+///   notes, with the ``ModelChecker`` over every dive;
+/// - DiveJSON: the DiveJSON 1.0 schema and the spec's §3 rules (every issue an error),
+///   then the model checks on a document without errors;
+/// - CSV: ``csvDiagnostics(path:displayName:)``.
+///
+/// A file of another kind met in a directory is skipped (listed in `skipped`), and so is
+/// JSON that does not name itself DiveJSON; named explicitly, a file that is not a dive log
+/// is a failure, as is an input that cannot be read. `-` is standard input.
+/// - Parameter onFile: called with each file's result as soon as it is checked, so that a
+///   caller can print as it goes.
+public func validate(paths: [String], options: ValidateOptions = ValidateOptions(),
+                     onFile: (FileValidation) -> Void = { _ in }) -> ValidationReport {
+    var report = ValidationReport(options: options)
+    let checker = FileChecker(options: options)
+    /// Checks one input, recording its result or why it could not be checked.
+    func run(_ name: String, _ body: () throws -> FileValidation) {
+        do {
+            let result = try body()
+            report.files.append(result)
+            onFile(result)
+        } catch let e as DiveError {
+            report.failures.append(notADiveLog(e))
+        } catch {
+            report.failures.append(DiveError("io.read", "\(error)", at: SourceLocation(file: name)))
         }
-    } catch let e as DiveError {
-        result.error = e
-    } catch {
-        result.error = DiveError("io.read", "\(error)", at: SourceLocation(file: path))
     }
-    return result
+    for input in paths {
+        guard input == "-" || !isDirectory(input) else {
+            for file in walk(input) {
+                let format: FileFormat
+                do {
+                    format = try detectFormat(path: file)
+                    if format == .json && !namesDiveJSON(path: file) {
+                        throw DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
+                                        at: SourceLocation(file: file, line: 1))
+                    }
+                } catch let e as DiveError where e.code.hasPrefix("format.") {
+                    report.skipped.append(SkippedFile(path: file, reason: notADiveLog(e)))
+                    continue
+                } catch {
+                    run(file) { throw error }
+                    continue
+                }
+                run(file) { try checker.check(path: file, displayName: file, format: format) }
+            }
+            continue
+        }
+        run(input) {
+            try withInputFile(input) { file in
+                let name = input == "-" ? "<stdin>" : input
+                return try checker.check(path: file, displayName: name, format: detectFormat(path: file, displayName: name))
+            }
+        }
+    }
+    return report
+}
+
+/// The sniffer's refusal, worded for validating (it names no `convert` option).
+private func notADiveLog(_ e: DiveError) -> DiveError {
+    guard e.code == "format.unknown" else { return e }
+    return DiveError(e.code, "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: e.location)
+}
+
+/// True when the first 4 KiB of the file hold the word `divejson`, as a DiveJSON document's
+/// first member does (`"format": "divejson"`); other JSON met in a directory is skipped.
+private func namesDiveJSON(path: String) -> Bool {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return true }   // let the validator report why it cannot read it
+    defer { close(fd) }
+    var head = [UInt8](repeating: 0, count: 4096)
+    let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    return n > 0 && Sniffer.find(Array("divejson".utf8), in: Array(head[0..<n]), from: 0) != nil
+}
+
+/// Structural checks of a CSV file (DiveCSV's dialect sniffing and row-by-row checks). It may throw
+/// a ``DiveError`` for a file it cannot read (the file is then not checked).
+public func csvDiagnostics(path: String, displayName: String? = nil) throws -> [Diagnostic] {
+    try checkCSVStructure(path: path, displayName: displayName ?? path).diagnostics
+}
+
+/// Checks one file of a known format; keeps the validators, each compiled once, for the
+/// next file.
+final class FileChecker {
+    let options: ValidateOptions
+    private var schema: UDDFSchemaValidator?
+    private var json: DiveJSONValidator?
+
+    init(options: ValidateOptions) { self.options = options }
+
+    /// Throws a ``DiveError`` only when the file cannot be checked at all (`io.*`, or a
+    /// validator that cannot start); everything wrong with its content is a diagnostic.
+    func check(path: String, displayName: String, format: FileFormat) throws -> FileValidation {
+        var result = FileValidation(path: displayName, format: format)
+        switch format {
+        case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
+        case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
+        case .csv, .csvProfile: result.diagnostics = try csvDiagnostics(path: path, displayName: displayName)
+        }
+        // By line; a stable sort keeps each pass's own order within a line.
+        result.diagnostics = result.diagnostics.enumerated()
+            .sorted { ($0.element.location.line ?? 0, $0.offset) < ($1.element.location.line ?? 0, $1.offset) }
+            .map(\.element)
+        return result
+    }
+
+    /// The schema on one thread, the reader and model checks on another: each pass
+    /// streams the file, so the two together take about as long as the slower one.
+    private func checkUDDF(path: String, displayName: String) throws -> [Diagnostic] {
+        let schema = try self.schema ?? UDDFSchemaValidator()
+        self.schema = schema
+        let passes = Passes(schema: schema)
+        let modelChecks = options.modelChecks
+        DispatchQueue.concurrentPerform(iterations: 2) { pass in
+            if pass == 0 {
+                do { passes.schemaDiagnostics = try passes.schema.validate(path: path, displayName: displayName) } catch {
+                    passes.schemaError = error
+                }
+            } else {
+                do { passes.readerDiagnostics = try uddfReaderDiagnostics(path: path, displayName: displayName, modelChecks: modelChecks) } catch {
+                    passes.readerError = error
+                }
+            }
+        }
+        if let e = passes.schemaError ?? passes.readerError { throw e }
+        // A file that is not well-formed stops both passes at the same place: say it once.
+        let fatal = Set(passes.schemaDiagnostics.filter { $0.code.hasPrefix("xml.") }.map(\.code))
+        return passes.schemaDiagnostics + passes.readerDiagnostics.filter { !fatal.contains($0.code) }
+    }
+
+    private func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
+        let json = try self.json ?? DiveJSONValidator()
+        self.json = json
+        let issues: [ValidationIssue]
+        do {
+            issues = try json.validate(path: path, displayName: displayName)
+        } catch let e as DiveError where !e.code.hasPrefix("io.") {
+            return [Diagnostic(.error, e.code, e.message, at: e.location)]
+        }
+        var out = issues.map(\.diagnostic)
+        // The model checks read what a valid document says; an invalid one has its errors.
+        if options.modelChecks && issues.isEmpty, let reader = try? DiveJSONReader(path: path, displayName: displayName) {
+            var checker = ModelChecker(file: displayName, style: .json)
+            while let dive = try? reader.next() { out += checker.check(dive, header: reader.header) }
+            out += checker.finish(header: reader.header)
+        }
+        return out
+    }
+}
+
+/// The two passes' results, each written by its own thread only, and read after both end.
+private final class Passes: @unchecked Sendable {
+    let schema: UDDFSchemaValidator
+    var schemaDiagnostics: [Diagnostic] = []
+    var schemaError: (any Error)?
+    var readerDiagnostics: [Diagnostic] = []
+    var readerError: (any Error)?
+    init(schema: UDDFSchemaValidator) { self.schema = schema }
+}
+
+/// The streaming reader's findings and, with `modelChecks`, the model checks over its
+/// dives. A file the reader cannot read past a point gives its error as a diagnostic;
+/// only a file that cannot be opened or read throws.
+func uddfReaderDiagnostics(path: String, displayName: String, modelChecks: Bool) throws -> [Diagnostic] {
+    let reader = try UDDFReader(path: path, displayName: displayName)
+    var checker = ModelChecker(file: displayName)
+    var out: [Diagnostic] = []
+    do {
+        while let dive = try reader.next() {
+            out += reader.takeFindings().map(Diagnostic.init)
+            if modelChecks { out += checker.check(dive, header: reader.header) }
+        }
+        out += reader.takeFindings().map(Diagnostic.init)
+        if modelChecks { out += checker.finish(header: reader.header) }
+    } catch let e as DiveError where !e.code.hasPrefix("io.") {
+        out += reader.takeFindings().map(Diagnostic.init)
+        out.append(Diagnostic(.error, e.code, e.message, at: e.location))
+    }
+    return out
+}
+
+/// The regular files under `directory`, depth first in name order, without hidden
+/// entries; symbolic links to directories are not followed.
+func walk(_ directory: String) -> [String] {
+    var out: [String] = []
+    let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    for name in listDirectory(directory).sorted() where !name.hasPrefix(".") {
+        let path = base + "/" + name
+        var st = stat()
+        guard lstat(path, &st) == 0 else { continue }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: out += walk(path)
+        case S_IFREG: out.append(path)
+        case S_IFLNK: if !isDirectory(path) { out.append(path) }
+        default: break
+        }
+    }
+    return out
 }

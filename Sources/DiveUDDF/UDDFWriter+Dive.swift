@@ -45,6 +45,9 @@ extension UDDFWriter {
             }
         }
         x.element("datetime", start.description)
+        if start.time == nil {
+            report(.resolved, "uddf.date-only-start", "the dive was logged with a date and no time: written as the bare date UDDF's documentation allows (a time would be invented); strict XSD validators expect a time here", path)
+        }
         if let t = d.airTemperature, let k = decimal(t)?.adding(DecimalNumber(significand: 27315, exponent: -2)) {
             x.element("airtemperature", text(k))
         }

@@ -201,10 +201,7 @@ final class XMLPushParser {
         sax.internalSubset = { ctx, _, _, _ in
             guard let ctx else { return }
             let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
-            parser.stop(with: DiveError(
-                "xml.doctype",
-                "the file declares a document type (<!DOCTYPE>); dive logs never need one, and it is refused so that no entity is expanded and nothing is fetched",
-                at: parser.location()))
+            parser.stop(with: XMLProblem.doctype(at: parser.location()))
         }
         sax.serror = { ctx, error in
             guard let ctx, let error else { return }
@@ -212,24 +209,8 @@ final class XMLPushParser {
             guard parser.error == nil else { return }
             let e = error.pointee
             guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            var message = e.message.map { String(cString: $0) } ?? "XML error"
-            message = message.trimmingXMLSpace()
-            // At the end of input, libxml2's push parser reports an unfinished document as
-            // "extra content" or an unfinished tag: either way the file stops too early.
-            let truncated = parser.terminating && !parser.openElements.isEmpty
-            let code = truncated ? "xml.truncated" : "xml.malformed"
-            let explanation: String
-            if truncated, let innermost = parser.openElements.last {
-                let name = String(cString: innermost)
-                let more = parser.openElements.count > 1 ? " (inside \(parser.openElements.count - 1) more open element\(parser.openElements.count == 2 ? "" : "s"))" : ""
-                explanation = "the file ends before the XML is complete: <\(name)>\(more) is never closed; the file looks truncated"
-            } else if parser.terminating && e.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) {
-                explanation = "the file is empty"
-            } else {
-                explanation = "the file is not well-formed XML: \(message)"
-            }
-            parser.error = DiveError(code, explanation, at: SourceLocation(
-                file: parser.displayName, line: Int(e.line), column: e.int2 > 0 ? Int(e.int2) : nil))
+            parser.error = XMLProblem.parseError(e, file: parser.displayName, terminating: parser.terminating,
+                                                 openElements: parser.openElements[...])
         }
         // Unretained: this object owns the context, so it outlives every callback.
         let userData = Unmanaged.passUnretained(self).toOpaque()

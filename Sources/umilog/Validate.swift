@@ -1,30 +1,51 @@
 import ArgumentParser
 import DiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check dive-log files: DiveJSON against its schema and the spec's rules.",
-        discussion: "Exit status: 0 every file valid, 1 a file has problems, 2 a file could not be read or bad usage."
+        abstract: "Check dive logs: UDDF against the UDDF 3.2.2 schema and the model's rules, DiveJSON against its schema and the spec's rules.",
+        discussion: """
+            Directories are checked recursively (hidden entries and files that are not dive logs \
+            are skipped and listed); `-` reads standard input. Diagnostics go to standard output, \
+            the summary and anything that could not be checked to standard error.
+
+            Exit status: 0 nothing at or above the --fail-on severity, 1 something is, \
+            2 an input could not be read or is not a dive log, or bad usage.
+            """
     )
 
-    @Argument(help: "Files to check.")
-    var files: [String]
+    @Argument(help: "Files or directories to check.")
+    var paths: [String]
+
+    @Option(help: "text, json (JSON Lines), github (workflow annotations) or sarif (SARIF 2.1.0).")
+    var format: ValidationOutputFormat = .text
+
+    @Option(help: "The least severity that fails: error or warning.")
+    var failOn: FailOn = .error
+
+    enum FailOn: String, ExpressibleByArgument, CaseIterable {
+        case error, warning
+        var severity: Diagnostic.Severity { self == .error ? .error : .warning }
+    }
 
     func run() throws {
-        var invalid = 0, unchecked = 0, problems = 0
-        for file in files {
-            let result = DiveKit.validate(path: file)
-            if let error = result.error {
-                printError(error.description)
-                unchecked += 1
-                continue
+        let report = DiveKit.validate(paths: paths, options: ValidateOptions(failOn: failOn.severity)) { file in
+            for d in file.diagnostics {
+                if let line = renderDiagnostic(d, as: format) { print(line) }
             }
-            for issue in result.issues { print(issue.description) }
-            problems += result.issues.count
-            if !result.issues.isEmpty { invalid += 1 }
         }
-        printError("umilog: \(files.count - invalid - unchecked) of \(files.count) file\(files.count == 1 ? "" : "s") valid; \(problems) problem\(problems == 1 ? "" : "s")\(unchecked > 0 ? "; \(unchecked) not checked" : "")")
-        if unchecked > 0 { throw ExitCode(2) }
-        if invalid > 0 { throw ExitCode(1) }
+        if format == .sarif { print(renderSARIF(report)) }
+        fflush(nil)  // diagnostics before the summary, when both go to one terminal
+        for skipped in report.skipped {
+            printError("\(skipped.path): skipped: \(skipped.reason.message)")
+        }
+        for failure in report.failures { printError(failure.description) }
+        printError(validationSummary(report))
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }
+
+extension ValidationOutputFormat: ExpressibleByArgument {}

@@ -73,6 +73,28 @@ struct UDDFWriterTests {
         #expect(Set(back.header.trips.map(\.uuid)) == Set(original.header.trips.map(\.uuid)))
     }
 
+    /// What the writer produces validates against the official 3.2.2 XSD. A dive logged with a
+    /// date and no time goes out as the bare date (`docs/uddf-writing.md`: a time would be
+    /// invented), which the XSD's `xs:dateTime` refuses; as that document prescribes, this
+    /// pass widens exactly those dive starts and nothing else.
+    @Test(arguments: writerInputs)
+    func writtenUDDFValidatesAgainstTheXSD(_ path: String) throws {
+        let dir = try Paths.temporaryDirectory()
+        let written = dir + "/written.uddf"
+        let report = convert(inputs: [path], options: ConvertOptions(to: .uddf, output: written), standardOutput: MemorySink())
+        #expect(!report.failed)
+        var text = try String(contentsOfFile: written, encoding: .utf8)
+        let bareDate = try NSRegularExpression(pattern: #"(</tripmembership>|<link ref="[^"]*" />|<(?:internal)?divenumber>\d+</(?:internal)?divenumber>|<informationbeforedive>)(\s*)<datetime>(\d{4}-\d{2}-\d{2})</datetime>"#)
+        let widened = bareDate.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+        text = bareDate.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1$2<datetime>$3T00:00:00</datetime>")
+        if widened > 0 {
+            #expect(report.inputs.flatMap(\.findings).contains { $0.code == "uddf.date-only-start" })
+        }
+        try text.write(toFile: written, atomically: true, encoding: .utf8)
+        let problems = try UDDFSchemaValidator().validate(path: written).filter { $0.severity == .error }
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
     /// Every writer pair of the DiveJSON corpus comes out as its expected file, compared as
     /// canonical XML without `<generator>`.
     @Test func theWriterPairsPass() throws {

@@ -1,0 +1,40 @@
+internal import CLibXML2
+import DiveCore
+
+/// The refusals every XML pass over a file reports alike — the streaming reader and the
+/// schema validator — so that one file gets one code and one sentence whichever pass met
+/// the problem first.
+enum XMLProblem {
+    /// A `<!DOCTYPE>`: refused before any entity can be declared, expanded or fetched.
+    static func doctype(at location: SourceLocation) -> DiveError {
+        DiveError("xml.doctype",
+                  "the file declares a document type (<!DOCTYPE>); dive logs never need one, and it is refused so that no entity is expanded and nothing is fetched",
+                  at: location)
+    }
+
+    /// libxml2's first error of level `XML_ERR_ERROR` or above, explained: at the end of the
+    /// input with elements still open, the file is truncated (`xml.truncated`, naming the
+    /// innermost open element); otherwise it is not well-formed (`xml.malformed`).
+    /// - Parameters:
+    ///   - terminating: the parser was given the end of the input when the error came.
+    ///   - openElements: local names of the elements open at that point, outermost first.
+    static func parseError(_ e: xmlError, file: String, terminating: Bool,
+                           openElements: ArraySlice<UnsafePointer<UInt8>>) -> DiveError {
+        let message = (e.message.map { String(cString: $0) } ?? "XML error").trimmingXMLSpace()
+        // At the end of input, libxml2's push parser reports an unfinished document as
+        // "extra content" or an unfinished tag: either way the file stops too early.
+        let truncated = terminating && !openElements.isEmpty
+        let code = truncated ? "xml.truncated" : "xml.malformed"
+        let explanation: String
+        if truncated, let innermost = openElements.last {
+            let name = String(cString: innermost)
+            let more = openElements.count > 1 ? " (inside \(openElements.count - 1) more open element\(openElements.count == 2 ? "" : "s"))" : ""
+            explanation = "the file ends before the XML is complete: <\(name)>\(more) is never closed; the file looks truncated"
+        } else if terminating && e.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) {
+            explanation = "the file is empty"
+        } else {
+            explanation = "the file is not well-formed XML: \(message)"
+        }
+        return DiveError(code, explanation, at: SourceLocation(file: file, line: Int(e.line), column: e.int2 > 0 ? Int(e.int2) : nil))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import DiveKit
+import TestSupport
+
+/// The lines `xmllint --stream --noout --schema schemas/uddf_3.2.2.xsd` gives for the
+/// schema samples of `Samples/invalid/` (the duplicate id's from `xmllint --noout --schema`,
+/// which checks ids; the unresolved reference's read off the file, as xmllint does not check
+/// references), and the dive's first line for the model checks.
+let invalidSampleLines: [String: Int] = [
+    "uddf.schema.attribute-missing": 11,
+    "uddf.schema.element-missing": 73,
+    "uddf.schema.element-unexpected": 53,
+    "uddf.schema.id-duplicate": 32,
+    "uddf.schema.idref-unresolved": 34,
+    "uddf.schema.root-undeclared": 3,
+    "uddf.schema.value-invalid": 52,
+    "dive.depth-out-of-range": 32,
+    "dive.gas-over-100": 32,
+    "xml.doctype": 2,
+    "xml.malformed": 57,
+    "xml.truncated": 2028,
+    "format.unknown": 1,
+    "format.unknown-xml": 1,
+]
+
+@Suite struct ValidateTests {
+    @Test func theSampleLogbookHasNoProblems() {
+        let report = validate(paths: [Paths.samples + "/logbook.uddf"])
+        #expect(report.files.count == 1)
+        #expect(report.diagnostics.map(\.description) == [])
+        #expect(report.exitCode == 0)
+    }
+
+    /// Every file of `Samples/invalid/` is named after the code it must produce.
+    @Test(arguments: try FileManager.default.contentsOfDirectory(atPath: Paths.samples + "/invalid").sorted())
+    func eachInvalidSampleGivesTheCodeItIsNamedAfter(_ name: String) throws {
+        let code = String(name[..<name.lastIndex(of: ".")!])
+        let report = validate(paths: ["Samples/invalid/" + name].map { Paths.root + "/" + $0 })
+        let found = report.diagnostics.filter { $0.code == code } + report.failures.filter { $0.code == code }.map {
+            Diagnostic(.error, $0.code, $0.message, at: $0.location)
+        }
+        // One each; the deep sample says it of the dive's greatest depth and of its samples.
+        #expect(found.count == (code == "dive.depth-out-of-range" ? 2 : 1), "\(report.diagnostics.map(\.description)) \(report.failures)")
+        #expect(found.allSatisfy { $0.location.line == invalidSampleLines[code] })
+        if code.hasPrefix("format.") {
+            #expect(report.exitCode == 2)
+        } else if code == "dive.depth-out-of-range" {
+            // Implausible, not invalid: a warning does not fail by default.
+            #expect(found.first?.severity == .warning)
+            #expect(report.exitCode == 0)
+            #expect(validate(paths: report.files.map(\.path), options: ValidateOptions(failOn: .warning)).exitCode == 1)
+        } else {
+            #expect(found.first?.severity == .error)
+            #expect(report.exitCode == 1)
+        }
+    }
+
+    @Test func aDirectoryIsWalkedInOrderSkippingHiddenEntriesAndOtherFiles() throws {
+        let dir = try Paths.temporaryDirectory()
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/b-trip", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/.git", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Paths.samples + "/logbook.uddf", toPath: dir + "/a.uddf")
+        try fm.copyItem(atPath: Paths.samples + "/invalid/uddf.schema.value-invalid.uddf", toPath: dir + "/b-trip/day1.uddf")
+        try fm.copyItem(atPath: Paths.samples + "/invalid/uddf.schema.value-invalid.uddf", toPath: dir + "/.hidden.uddf")
+        try fm.copyItem(atPath: Paths.samples + "/invalid/uddf.schema.value-invalid.uddf", toPath: dir + "/.git/c.uddf")
+        try "Notes from the trip.\n".write(toFile: dir + "/c-notes.txt", atomically: true, encoding: .utf8)
+        try #"{"name": "dive-site-app", "version": "1.0.0"}"#.write(toFile: dir + "/d-package.json", atomically: true, encoding: .utf8)
+        let report = validate(paths: [dir + "/"])
+        #expect(report.files.map(\.path) == [dir + "/a.uddf", dir + "/b-trip/day1.uddf"])
+        #expect(report.skipped.map(\.path) == [dir + "/c-notes.txt", dir + "/d-package.json"])
+        #expect(report.skipped.map(\.reason.code) == ["format.unknown", "format.unknown-json"])
+        #expect(report.failures.isEmpty)
+        #expect(report.failingFiles == 1)
+        #expect(report.exitCode == 1)
+    }
+
+    @Test func aFileNamedExplicitlyThatIsNotADiveLogOrCannotBeReadFails() throws {
+        let report = validate(paths: [Paths.samples + "/logbook.uddf", Paths.samples + "/expected/logbook.inspect.txt", "/nonexistent.uddf"])
+        #expect(report.files.count == 1)
+        #expect(report.failures.map(\.code) == ["format.unknown", "io.open"])
+        #expect(report.failures.first?.message == "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)")
+        #expect(report.exitCode == 2)
+    }
+
+    @Test func readerFindingsBecomeWarningsAndNotes() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir + "/litres.uddf"
+        let xml = try String(contentsOfFile: Paths.samples + "/logbook.uddf", encoding: .utf8)
+        // A 12-litre tank written in litres (a known writer habit) instead of cubic metres.
+        try xml.replacingOccurrences(of: "<tankvolume>0.012</tankvolume>", with: "<tankvolume>12</tankvolume>")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let report = validate(paths: [path])
+        let habit = report.diagnostics.filter { $0.code == "uddf.tankvolume-litres" }
+        #expect(!habit.isEmpty)
+        #expect(habit.allSatisfy { $0.severity == .warning && $0.location.path?.hasPrefix("dive/") == true })
+        #expect(report.exitCode == 0)
+        #expect(Diagnostic(Finding(.absent, "uddf.time-without-seconds", "m", at: SourceLocation())).severity == .note)
+        #expect(Diagnostic(Finding(.dropped, "uddf.lead-negative", "m", at: SourceLocation())).severity == .warning)
+    }
+
+    @Test func ourOwnCSVIsStructurallyClean() {
+        let report = validate(paths: [Paths.samples + "/expected/logbook.csv"])
+        #expect(!report.diagnostics.contains { $0.severity >= .warning }, "\(report.diagnostics)")
+        #expect(report.exitCode == 0)
+    }
+
+    @Test func aRaggedCSVRowIsAnErrorAtItsRow() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir + "/ragged.csv"
+        try "date,depth_m,duration_min\r\n2024-03-02,18.5,45\r\n2024-03-03,21.0\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let report = validate(paths: [path])
+        let ragged = try #require(report.diagnostics.first { $0.code == "csv.ragged-row" })
+        #expect(ragged.severity == .error)
+        #expect(ragged.location.line == 3)
+        #expect(report.exitCode == 1)
+    }
+
+    @Test func aModelErrorNamesTheRecord() throws {
+        let report = validate(paths: [Paths.samples + "/invalid/dive.gas-over-100.uddf"])
+        #expect(report.diagnostics.map(\.code) == ["dive.gas-over-100"])
+        #expect(report.diagnostics.first?.location.path == "dive/0/cylinders/0")
+    }
+
+    @Test func theSummaryCountsFilesAndSeverities() {
+        var report = ValidationReport(options: ValidateOptions())
+        #expect(validationSummary(report) == "umilog: 0 files checked, 0 invalid; no problems")
+        let at = SourceLocation(file: "a.uddf", line: 3)
+        report.files = [
+            FileValidation(path: "a.uddf", format: .uddf, diagnostics: [
+                Diagnostic(.error, "x", "m", at: at), Diagnostic(.error, "x", "m", at: at), Diagnostic(.warning, "y", "m", at: at),
+            ]),
+            FileValidation(path: "b.uddf", format: .uddf, diagnostics: [Diagnostic(.note, "z", "m", at: at)]),
+            FileValidation(path: "c.uddf", format: .uddf),
+        ]
+        #expect(validationSummary(report) == "umilog: 3 files checked, 1 invalid; 2 errors, 1 warning, 1 note")
+        report.skipped = [SkippedFile(path: "n.txt", reason: DiveError("format.unknown", "m", at: SourceLocation()))]
+        report.failures = [DiveError("io.open", "m", at: SourceLocation())]
+        #expect(validationSummary(report) == "umilog: 3 files checked, 1 invalid; 2 errors, 1 warning, 1 note; 1 skipped (not dive logs); 1 not checked")
+        #expect(report.exitCode == 2)
+    }
+}
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct ValidateCorpusTests {
+    @Test func diveJSONIssuesAreErrorsAndValidDocumentsPass() {
+        let invalid = validate(paths: [Paths.fixtures + "/invalid/oxygen-helium-sum.divejson"])
+        #expect(invalid.diagnostics.map(\.code) == ["divejson.gas-over-100"])
+        #expect(invalid.diagnostics.first?.severity == .error)
+        #expect(invalid.exitCode == 1)
+        let valid = validate(paths: [Paths.fixtures + "/valid"])
+        #expect(valid.files.count == 4)
+        #expect(valid.count(.error) == 0)
+        #expect(valid.exitCode == 0)
+    }
+
+    @Test func theCorpusFilesXmllintRejectsFail() {
+        let report = validate(paths: [Paths.corpus + "/uddf"])
+        #expect(report.files.count == 14)
+        // kenozooid__logbook.uddf is the one file xmllint accepts.
+        #expect(report.files.filter { !$0.fails(at: .error) }.map { String($0.path.split(separator: "/").last!) } == ["kenozooid__logbook.uddf"])
+        #expect(report.exitCode == 1)
+    }
+}
