@@ -1,4 +1,5 @@
-/// An exact decimal number read from source text: `significand × 10^exponent`.
+/// An exact decimal number read from source text: `significand × 10^exponent`. Equality is
+/// by value (`21.0 == 21`); the representation keeps the source's scale for its text.
 ///
 /// Unit conversions run on this type rather than on `Double`, so that `2.6 m × 100` is exactly
 /// `260 cm` and `297.15 K − 273.15` is exactly `24 °C` (DiveJSON's converting rules: arithmetic
@@ -182,22 +183,60 @@ public struct DecimalNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Plain decimal text, e.g. `199.9`, `-0.05`, `1200`.
     public var description: String {
-        if significand == 0 { return "0" }
-        let negative = significand < 0
-        let digits = String(significand.magnitude)
-        var body: String
-        if exponent >= 0 {
-            body = digits + String(repeating: "0", count: exponent)
-        } else {
-            let point = digits.count + exponent
+        var bytes: [UInt8] = []
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the plain decimal text (``description``) as UTF-8, without building a `String`:
+    /// writers call this once per sample value.
+    public func appendText(to bytes: inout [UInt8]) {
+        if significand == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if significand < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The significand's digits, most significant first.
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            var m = significand.magnitude
+            repeat {
+                d[19 - count] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                count += 1
+            } while m > 0
+            let first = 20 - count
+            if exponent >= 0 {
+                bytes.append(contentsOf: d[first...])
+                for _ in 0..<exponent { bytes.append(UInt8(ascii: "0")) }
+                return
+            }
+            let point = count + exponent
             if point > 0 {
-                let idx = digits.index(digits.startIndex, offsetBy: point)
-                body = digits[..<idx] + "." + digits[idx...]
+                bytes.append(contentsOf: d[first..<(first + point)])
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: d[(first + point)...])
             } else {
-                body = "0." + String(repeating: "0", count: -point) + digits
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "."))
+                for _ in 0..<(-point) { bytes.append(UInt8(ascii: "0")) }
+                bytes.append(contentsOf: d[first...])
             }
         }
-        return negative ? "-" + body : body
+    }
+}
+
+extension DecimalNumber {
+    /// Equal values are equal whatever their spelling: `21`, `21.0` and `2.1e1` are one number.
+    public static func == (a: DecimalNumber, b: DecimalNumber) -> Bool {
+        let (x, y) = (a.normalized(), b.normalized())
+        return x.significand == y.significand && x.exponent == y.exponent
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let n = normalized()
+        hasher.combine(n.significand)
+        hasher.combine(n.exponent)
     }
 }
 

@@ -48,8 +48,8 @@ extension UDDFWriter {
         if start.time == nil {
             report(.resolved, "uddf.date-only-start", "the dive was logged with a date and no time: written as the bare date UDDF's documentation allows (a time would be invented); strict XSD validators expect a time here", path)
         }
-        if let t = d.airTemperature, let k = decimal(t)?.adding(DecimalNumber(significand: 27315, exponent: -2)) {
-            x.element("airtemperature", text(k))
+        if let t = d.airTemperature, let k = decimal(t).flatMap(kelvin) {
+            x.element("airtemperature", k)
         }
         if let a = d.altitude { x.element("altitude", String(a)) }
         if d.weight != nil || !d.gearUUIDs.isEmpty || !deviceLinks.isEmpty {
@@ -76,7 +76,7 @@ extension UDDFWriter {
         case nil: break
         }
         if let t = d.tripUUID { x.empty("tripmembership", [("ref", "trip-\(t)")]) }
-        if let p = primary?.surfacePressure, let pa = decimal(p) { x.element("surfacepressure", text(pa.shifted(by: 5))) }
+        if let p = primary?.surfacePressure, let pa = decimal(p) { x.element("surfacepressure", pa.shifted(by: 5)) }
         x.close("informationbeforedive")
 
         // tankdata: a mix of its own per cylinder of this dive.
@@ -90,29 +90,27 @@ extension UDDFWriter {
             used[key] = instance + 1
             let slot = MixSlot(key: key, instance: instance)
             if mixPlaceholders[slot] == nil {
-                mixPlaceholders[slot] = mixOrder.count
-                mixOrder.append((key, instance))
+                mixPlaceholders[slot] = mixSlots.count
+                mixSlots.append(slot)
             }
             let placeholder = mixPlaceholders[slot]!
             if let g = c.gasNumber { mixOfGas[g] = placeholder }
             x.open("tankdata")
             x.empty("link", [("ref", "mix-\u{1}\(placeholder)\u{1}")], verbatim: true)
             if let g = c.gearUUID { x.empty("link", [("ref", "gear-\(g)")]) }
-            if let v = c.volume, let l = decimal(v) { x.element("tankvolume", text(l.shifted(by: -3))) }
+            if let v = c.volume, let l = decimal(v) { x.element("tankvolume", l.shifted(by: -3)) }
             if let p = c.startPressure, let b = decimal(p) {
-                x.element("tankpressurebegin", text(b.shifted(by: 5)))
+                x.element("tankpressurebegin", b.shifted(by: 5))
             } else {
                 x.element("tankpressurebegin", "0")
                 report(.absent, "uddf.start-pressure-absent", "UDDF requires a start pressure; written as 0, its spelling for not recorded", cpath)
             }
-            if let p = c.endPressure, let b = decimal(p) { x.element("tankpressureend", text(b.shifted(by: 5))) }
+            if let p = c.endPressure, let b = decimal(p) { x.element("tankpressureend", b.shifted(by: 5)) }
             x.close("tankdata")
-            var lost: [String] = []
-            if c.role != nil { lost.append("role") }
-            if c.usage != nil { lost.append("usage") }
-            if c.extensions != nil { lost.append("extensions") }
-            if let g = c.gasNumber, !(needsNumbering && g == i) { lost.append("gas_number \(g)") }
-            if !lost.isEmpty { report(.dropped, "uddf.cylinder-member-not-carried", "\(lost.joined(separator: ", ")) of a cylinder have no UDDF element", cpath) }
+            reportUncarried("uddf.cylinder-member-not-carried", "of a cylinder", [
+                ("role", c.role != nil), ("usage", c.usage != nil), ("extensions", c.extensions != nil),
+                ("gas_number \(c.gasNumber ?? 0)", c.gasNumber.map { !(needsNumbering && $0 == i) } ?? false),
+            ], cpath)
         }
 
         // A dive whose cylinders carry no labels at all (some writers' exports) ties its
@@ -137,8 +135,8 @@ extension UDDFWriter {
 
         // informationafterdive, in the order its type declares.
         x.open("informationafterdive")
-        if let t = d.bottomTemperature, let k = decimal(t)?.adding(DecimalNumber(significand: 27315, exponent: -2)) {
-            x.element("lowesttemperature", text(k))
+        if let t = d.bottomTemperature, let k = decimal(t).flatMap(kelvin) {
+            x.element("lowesttemperature", k)
         }
         if let m = d.maxDepth { x.element("greatestdepth", number(m)) } else {
             x.element("greatestdepth", "0")
@@ -164,38 +162,25 @@ extension UDDFWriter {
         x.close("informationafterdive")
         x.close("dive")
 
-        var lost: [String] = []
-        if d.waterType != nil { lost.append("water_type") }
-        if !d.tags.isEmpty { lost.append("tags") }
-        if d.waves != nil { lost.append("waves") }
-        if d.weather != nil { lost.append("weather") }
-        if d.boatName != nil { lost.append("boat_name") }
-        if d.entryPosition != nil { lost.append("entry_position") }
-        if d.exitPosition != nil { lost.append("exit_position") }
-        if d.courseUUID != nil { lost.append("course_uuid") }
-        if d.createdAt != nil { lost.append("created_at") }
-        if !d.sightings.isEmpty { lost.append("sightings") }
-        if d.extensions != nil { lost.append("extensions") }
-        if !lost.isEmpty { report(.dropped, "uddf.dive-member-not-carried", "\(lost.joined(separator: ", ")) have no UDDF element", path) }
+        reportUncarried("uddf.dive-member-not-carried", nil, [
+            ("water_type", d.waterType != nil), ("tags", !d.tags.isEmpty), ("waves", d.waves != nil), ("weather", d.weather != nil),
+            ("boat_name", d.boatName != nil), ("entry_position", d.entryPosition != nil), ("exit_position", d.exitPosition != nil),
+            ("course_uuid", d.courseUUID != nil), ("created_at", d.createdAt != nil), ("sightings", !d.sightings.isEmpty),
+            ("extensions", d.extensions != nil),
+        ], path)
     }
 
     private func reportRecording(_ r: Recording, path: String) {
-        var lost: [String] = []
-        if r.device?.firmware != nil { lost.append("device firmware") }
-        if r.salinity != nil { lost.append("salinity") }
-        if r.cnsStart != nil || r.cnsEnd != nil || r.otuStart != nil || r.otuEnd != nil { lost.append("CNS/OTU readouts") }
-        if !r.sourceFiles.isEmpty { lost.append("source_files") }
-        if r.startedAt != nil { lost.append("started_at") }
-        if let m = r.decoModel, !m.isEmpty { lost.append("deco_model (UDDF's <decomodel> requires a tissue table)") }
-        if r.mode == .gauge { lost.append("gauge mode") }
-        if let p = r.profile {
-            if p.ceiling != nil { lost.append("ceiling") }
-            if p.tts != nil { lost.append("tts") }
-            if p.surfaceGradientFactor != nil { lost.append("surface_gradient_factor") }
-            if p.extensions != nil { lost.append("profile extensions") }
-        }
-        if r.extensions != nil || r.device?.extensions != nil { lost.append("extensions") }
-        if !lost.isEmpty { report(.dropped, "uddf.recording-member-not-carried", "\(lost.joined(separator: ", ")) have no UDDF element", path) }
+        let p = r.profile
+        reportUncarried("uddf.recording-member-not-carried", nil, [
+            ("device firmware", r.device?.firmware != nil), ("salinity", r.salinity != nil),
+            ("CNS/OTU readouts", r.cnsStart != nil || r.cnsEnd != nil || r.otuStart != nil || r.otuEnd != nil),
+            ("source_files", !r.sourceFiles.isEmpty), ("started_at", r.startedAt != nil),
+            ("deco_model (UDDF's <decomodel> requires a tissue table)", r.decoModel.map { !$0.isEmpty } ?? false),
+            ("gauge mode", r.mode == .gauge), ("ceiling", p?.ceiling != nil), ("tts", p?.tts != nil),
+            ("surface_gradient_factor", p?.surfaceGradientFactor != nil), ("profile extensions", p?.extensions != nil),
+            ("extensions", r.extensions != nil || r.device?.extensions != nil),
+        ], path)
     }
 
     /// The gas a cylinder's `<mix>` states.
@@ -206,13 +191,13 @@ extension UDDFWriter {
         if let given = c.gasName { name = given } else if let o2 {
             let heValue = he ?? DecimalNumber(0)
             if !heValue.isZero {
-                name = o2.adding(heValue) == DecimalNumber(100).normalized() ? "Heliox \(text(o2))/\(text(heValue))" : "Trimix \(text(o2))/\(text(heValue))"
-            } else if o2 == DecimalNumber(21).normalized() {
+                name = o2.adding(heValue) == DecimalNumber(100) ? "Heliox \(o2)/\(heValue)" : "Trimix \(o2)/\(heValue)"
+            } else if o2 == DecimalNumber(21) {
                 name = "Air"
-            } else if o2 == DecimalNumber(100).normalized() {
+            } else if o2 == DecimalNumber(100) {
                 name = "Oxygen"
             } else {
-                name = "EAN\(text(o2))"
+                name = "EAN\(o2)"
             }
         } else {
             name = "unrecorded"
@@ -231,7 +216,7 @@ extension UDDFWriter {
             guard let device = r.device, !device.isEmpty else { continue }
             var index = deviceRecords.firstIndex { Self.sameComputer($0.device, device) }
             if index == nil {
-                var record = DeviceRecord(device: device, number: -1)
+                var record = DeviceRecord(device: device)
                 if let g = header.gear.first(where: { $0.type == .computer && foldedGear[$0.uuid] == nil && Self.folds(gear: $0, device: device) }) {
                     record.gearUUID = g.uuid
                     foldedGear[g.uuid] = deviceRecords.count
@@ -241,16 +226,16 @@ extension UDDFWriter {
             }
             let i = index!
             if let g = deviceRecords[i].gearUUID, d.gearUUIDs.contains(g) { continue }
-            if deviceRecords[i].number < 0 {
-                deviceRecords[i].number = deviceRecords.filter { $0.number >= 0 }.count
+            if deviceRecords[i].number == nil {
+                deviceRecords[i].number = devicesNumbered
+                devicesNumbered += 1
             }
-            if deviceRecords[i].gearUUID != nil { deviceRecords[i].needsOwnElement = true }
-            if !links.contains(deviceRecords[i].number) { links.append(deviceRecords[i].number) }
+            if let n = deviceRecords[i].number, !links.contains(n) { links.append(n) }
         }
         return links
     }
 
-    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingWhitespace().lowercased() } }
+    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingXMLSpace().lowercased() } }
 
     /// Two devices are one computer: equal serials where both have one, else equal labels
     /// (name, else model) with brands that do not disagree. No label, no fold.
@@ -274,26 +259,27 @@ extension UDDFWriter {
 
     private func writeSamples(_ p: Profile, mode: RecordingMode?, mixOfGas: [Int: Int], path: String, into x: inout XMLEmitter) {
         // Each channel's cursor; waypoints are the union of every channel's instants.
-        var channels: [(Series, Int)] = []
-        func add(_ s: Series?) -> Int { guard let s else { return -1 }; channels.append((s, 0)); return channels.count - 1 }
+        var channels: [Series] = []
+        func add(_ s: Series?) -> Int { guard let s else { return -1 }; channels.append(s); return channels.count - 1 }
         let cns = add(p.cns), ppo2 = add(p.ppo2), depth = add(p.depth), temperature = add(p.temperature)
         let gf = add(p.gradientFactor), ndl = add(p.ndl)
         let pressures = p.pressures.map { add($0.series) }
         let events = p.events.sorted { $0.time < $1.time }
+        var cursors = [Int](repeating: 0, count: channels.count)
         var e = 0
         var first = true
         x.open("samples")
         while true {
             var t = Int.max
-            for (s, c) in channels where c < s.count { t = min(t, s.times[c]) }
+            for (i, s) in channels.enumerated() where cursors[i] < s.count { t = min(t, s.times[cursors[i]]) }
             if e < events.count { t = min(t, events[e].time) }
             guard t != Int.max else { break }
             func value(_ ch: Int) -> Int? {
                 guard ch >= 0 else { return nil }
-                let (s, c) = channels[ch]
-                guard c < s.count, s.times[c] == t else { return nil }
-                channels[ch].1 += 1
-                return s.values[c]
+                let c = cursors[ch]
+                guard c < channels[ch].count, channels[ch].times[c] == t else { return nil }
+                cursors[ch] = c + 1
+                return channels[ch].values[c]
             }
             var marker: String?
             var switchTo: Int?
@@ -326,10 +312,10 @@ extension UDDFWriter {
                 marker = text
             }
             x.open("waypoint")
-            if let v = value(cns) { x.element("cns", self.text(DecimalNumber(significand: Int64(v), exponent: -1))) }
-            if let v = value(ppo2) { x.element("calculatedpo2", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
-            if let v = value(depth) { x.element("depth", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
-            x.element("divetime", self.text(DecimalNumber(significand: Int64(t), exponent: -3)))
+            if let v = value(cns) { x.element("cns", DecimalNumber(significand: Int64(v), exponent: -1)) }
+            if let v = value(ppo2) { x.element("calculatedpo2", DecimalNumber(significand: Int64(v), exponent: -2)) }
+            if let v = value(depth) { x.element("depth", DecimalNumber(significand: Int64(v), exponent: -2)) }
+            x.element("divetime", DecimalNumber(significand: Int64(t), exponent: -3))
             if let marker { x.element("setmarker", marker) }
             if let switchTo { x.empty("switchmix", [("ref", "mix-\u{1}\(switchTo)\u{1}")], verbatim: true) }
             for (i, ch) in pressures.enumerated() {
@@ -338,10 +324,10 @@ extension UDDFWriter {
                     report(.dropped, "uddf.pressure-unresolved", "a pressure reading for a cylinder this dive does not have cannot be written", "\(path)/recordings/0/profile/pressures/\(i)")
                     continue
                 }
-                x.element("tankpressure", self.text(DecimalNumber(significand: Int64(v), exponent: 4)), [("ref", "mix-\u{1}\(mix)\u{1}")], verbatim: true)
+                x.element("tankpressure", DecimalNumber(significand: Int64(v), exponent: 4), [("ref", "mix-\u{1}\(mix)\u{1}")], verbatim: true)
             }
-            if let v = value(temperature), let k = DecimalNumber(significand: Int64(v), exponent: -2).adding(DecimalNumber(significand: 27315, exponent: -2)) {
-                x.element("temperature", self.text(k))
+            if let v = value(temperature), let k = kelvin(DecimalNumber(significand: Int64(v), exponent: -2)) {
+                x.element("temperature", k)
             }
             if first, let mode {
                 let names: [RecordingMode: String] = [.openCircuit: "opencircuit", .closedCircuit: "closedcircuit",
@@ -349,7 +335,7 @@ extension UDDFWriter {
                 if let name = names[mode] { x.empty("divemode", [("type", name)]) }
             }
             first = false
-            if let v = value(gf) { x.element("gradientfactor", self.text(DecimalNumber(significand: Int64(v), exponent: -2))) }
+            if let v = value(gf) { x.element("gradientfactor", DecimalNumber(significand: Int64(v), exponent: -2)) }
             if let v = value(ndl) { x.element("nodecotime", String(v)) }
             x.close("waypoint")
         }

@@ -26,13 +26,14 @@ public final class UDDFWriter {
     var divesInFile = 0
 
     // What the dives needed, for the sections written at the end.
-    /// Distinct gases: key → instances (one per cylinder of one dive that uses the key).
-    var mixes: [MixKey: Int] = [:]
-    /// Placeholder ids in registration order.
-    var mixOrder: [(key: MixKey, instance: Int)] = []
+    /// The gases the dives need, one per cylinder of a dive (a key's n-th instance is shared
+    /// by the n-th cylinder of that gas in every dive); a slot's placeholder is its index.
+    var mixSlots: [MixSlot] = []
     var mixPlaceholders: [MixSlot: Int] = [:]
     /// Computers recorded by devices, folded (§ Devices): one record per computer.
     var deviceRecords: [DeviceRecord] = []
+    /// `device-<n>` numbers handed out so far.
+    var devicesNumbered = 0
     /// Gear items a device record folded into: gear uuid → record index.
     var foldedGear: [String: Int] = [:]
     /// Guides under dive bases: (contact uuid, person uuid) → guide number.
@@ -58,6 +59,14 @@ public final class UDDFWriter {
         findings.append(Finding(kind, code, message, at: SourceLocation(path: path)))
     }
 
+    /// One `dropped` finding naming every member of a record that is present and has no UDDF
+    /// element (`what` says whose, e.g. "of a site").
+    func reportUncarried(_ code: String, _ what: String?, _ members: [(name: String, present: Bool)], _ path: String) {
+        let names = members.filter(\.present).map(\.name)
+        guard !names.isEmpty else { return }
+        report(.dropped, code, "\(names.joined(separator: ", "))\(what.map { " " + $0 } ?? "") have no UDDF element", path)
+    }
+
     /// Writes one dive to the spool.
     public func write(_ dive: Dive, header: LogbookHeader) throws {
         let dropped = out.droppedCharacters
@@ -75,11 +84,19 @@ public final class UDDFWriter {
     public func finish(header: LogbookHeader, to target: ByteSink,
                        replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         try out.flush(to: body)
+        // Placeholders in the order they are numbered: by oxygen, then helium, limit and name,
+        // an unrecorded gas last; a key's instances in turn.
+        let numbered = mixSlots.indices.sorted { a, b in
+            let (x, y) = (mixSlots[a], mixSlots[b])
+            return x.key != y.key ? x.key < y.key : x.instance < y.instance
+        }
         var head = XMLEmitter()
-        writeHead(header, into: &head)
+        writeHead(header, gases: numbered, into: &head)
         try head.flush(to: target)
         if divesInFile > 0 {
-            var resolver = MixReferenceResolver(numbers: mixNumbers(), target: target)
+            var numbers = [Int](repeating: 0, count: mixSlots.count)
+            for (n, placeholder) in numbered.enumerated() { numbers[placeholder] = n + 1 }
+            var resolver = MixReferenceResolver(numbers: numbers, target: target)
             try replayingBody { try resolver.consume($0) }
             try resolver.finish()
             var tail = XMLEmitter(depth: 3)
@@ -94,7 +111,7 @@ public final class UDDFWriter {
 
     // MARK: Head
 
-    private func writeHead(_ header: LogbookHeader, into x: inout XMLEmitter) {
+    private func writeHead(_ header: LogbookHeader, gases: [Int], into x: inout XMLEmitter) {
         x.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
         x.open("uddf", [("xmlns", "http://www.streit.cc/uddf/3.2/"), ("version", "3.2.2")])
         x.open("generator")
@@ -112,7 +129,7 @@ public final class UDDFWriter {
         writeDiver(header, into: &x)
         writeSites(header, into: &x)
         writeTrips(header, into: &x)
-        writeGases(into: &x)
+        writeGases(gases, into: &x)
         if divesInFile > 0 {
             x.open("profiledata")
             x.open("repetitiongroup", [("id", "rg-1")])
@@ -149,7 +166,7 @@ public final class UDDFWriter {
     private func writeDiver(_ header: LogbookHeader, into x: inout XMLEmitter) {
         let d = header.diver
         let ownerMapped = d.map { $0.name != nil || $0.email != nil || $0.phone != nil || $0.bornOn != nil || !$0.insurances.isEmpty } ?? false
-        guard ownerMapped || !header.gear.isEmpty || !deviceRecords.allSatisfy({ $0.gearUUID != nil }) || !header.people.isEmpty else {
+        guard ownerMapped || !header.gear.isEmpty || deviceRecords.contains(where: { $0.number != nil }) || !header.people.isEmpty else {
             if let d, d.uuid != nil || !d.emergencyContacts.isEmpty || d.portraitFile != nil {
                 report(.dropped, "uddf.diver-not-carried", "the diver records nothing UDDF's <owner> holds, so no <diver> is written", "diver")
             }
@@ -255,7 +272,7 @@ public final class UDDFWriter {
                                          "regulator", "scooter", "suit", "tank", "variouspieces", "videocamera", "watch"]
 
     private func writeEquipment(_ header: LogbookHeader, into x: inout XMLEmitter) {
-        let unfolded = deviceRecords.indices.filter { deviceRecords[$0].gearUUID == nil || deviceRecords[$0].needsOwnElement }
+        let unfolded = deviceRecords.filter { $0.number != nil }.sorted { $0.number! < $1.number! }
         guard !header.gear.isEmpty || !unfolded.isEmpty else { return }
         x.open("equipment")
         for name in Self.equipmentOrder {
@@ -263,7 +280,7 @@ public final class UDDFWriter {
                 writeGearItem(g, path: "gear/\(i)", into: &x)
             }
             if name == "divecomputer" {
-                for r in unfolded { writeDeviceElement(deviceRecords[r], into: &x) }
+                for r in unfolded { writeDeviceElement(r, number: r.number!, into: &x) }
             }
         }
         x.close("equipment")
@@ -290,30 +307,23 @@ public final class UDDFWriter {
         }
         if tag == "tank" {
             if let m = g.material { x.element("tankmaterial", m.rawValue) }
-            if let v = g.volume, let d = decimal(v) { x.element("tankvolume", text(d.shifted(by: -3))) }
+            if let v = g.volume, let d = decimal(v) { x.element("tankvolume", d.shifted(by: -3)) }
         } else if g.volume != nil || g.material != nil {
             report(.dropped, "uddf.gear-vessel-not-carried", "volume and material are written only on a <tank>", path)
         }
-        var lost: [String] = []
-        if g.workingPressure != nil { lost.append("working_pressure") }
-        if g.rented != nil { lost.append("rented") }
-        if g.archived != nil { lost.append("archived") }
-        if g.archivedAt != nil { lost.append("archived_at") }
-        if g.diveCount != nil { lost.append("dive_count") }
-        if g.diveTime != nil { lost.append("dive_time") }
-        if g.createdAt != nil { lost.append("created_at") }
-        if g.extensions != nil { lost.append("extensions") }
-        if !lost.isEmpty {
-            report(.dropped, "uddf.gear-member-not-carried", "\(lost.joined(separator: ", ")) of a gear item have no UDDF element", path)
-        }
+        reportUncarried("uddf.gear-member-not-carried", "of a gear item", [
+            ("working_pressure", g.workingPressure != nil), ("rented", g.rented != nil), ("archived", g.archived != nil),
+            ("archived_at", g.archivedAt != nil), ("dive_count", g.diveCount != nil), ("dive_time", g.diveTime != nil),
+            ("created_at", g.createdAt != nil), ("extensions", g.extensions != nil),
+        ], path)
         x.close(tag)
     }
 
-    private func writeDeviceElement(_ r: DeviceRecord, into x: inout XMLEmitter) {
-        x.open("divecomputer", [("id", "device-\(r.number)")])
+    private func writeDeviceElement(_ r: DeviceRecord, number: Int, into x: inout XMLEmitter) {
+        x.open("divecomputer", [("id", "device-\(number)")])
         x.element("name", r.device.name ?? "")
         if let brand = r.device.brand {
-            x.open("manufacturer", [("id", "mfr-device-\(r.number)")])
+            x.open("manufacturer", [("id", "mfr-device-\(number)")])
             x.element("name", brand)
             x.close("manufacturer")
         }
@@ -367,14 +377,7 @@ public final class UDDFWriter {
             x.element("name", s.name)
             for alias in s.otherNames { x.element("aliasname", alias) }
             if let l = s.location {
-                x.open("geography")
-                x.element("location", l.name)
-                if let p = s.position {
-                    x.element("latitude", number(p.latitude))
-                    x.element("longitude", number(p.longitude))
-                }
-                if let a = s.altitude { x.element("altitude", String(a)) }
-                x.close("geography")
+                writeGeography(l.name, s.position, altitude: s.altitude, into: &x)
                 if l.position != nil || l.bbox != nil {
                     report(.dropped, "uddf.locality-position-not-carried", "the locality's own position and box have no element; <geography>'s coordinates are the site's pin", path)
                 }
@@ -389,15 +392,24 @@ public final class UDDFWriter {
             }
             writeNotes(s.notes, path: path, into: &x)
             x.close("site")
-            var lost: [String] = []
-            if !s.externalIDs.isEmpty { lost.append("external_ids") }
-            if s.waterType != nil { lost.append("water_type") }
-            if !s.entryTypes.isEmpty { lost.append("entry_types") }
-            if !s.tags.isEmpty { lost.append("tags") }
-            if s.createdAt != nil { lost.append("created_at") }
-            if !lost.isEmpty { report(.dropped, "uddf.site-member-not-carried", "\(lost.joined(separator: ", ")) of a site have no UDDF element", path) }
+            reportUncarried("uddf.site-member-not-carried", "of a site", [
+                ("external_ids", !s.externalIDs.isEmpty), ("water_type", s.waterType != nil),
+                ("entry_types", !s.entryTypes.isEmpty), ("tags", !s.tags.isEmpty), ("created_at", s.createdAt != nil),
+            ], path)
         }
         x.close("divesite")
+    }
+
+    /// `<geography>`: a place name (UDDF requires one) and the point and altitude, if any.
+    private func writeGeography(_ location: String, _ p: Position?, altitude: Int?, into x: inout XMLEmitter) {
+        x.open("geography")
+        x.element("location", location)
+        if let p {
+            x.element("latitude", number(p.latitude))
+            x.element("longitude", number(p.longitude))
+        }
+        if let altitude { x.element("altitude", String(altitude)) }
+        x.close("geography")
     }
 
     private func writeTrips(_ header: LogbookHeader, into x: inout XMLEmitter) {
@@ -432,13 +444,7 @@ public final class UDDFWriter {
                     }
                 }
                 if let l = part.location {
-                    x.open("geography")
-                    x.element("location", l.name)
-                    if let p = l.position {
-                        x.element("latitude", number(p.latitude))
-                        x.element("longitude", number(p.longitude))
-                    }
-                    x.close("geography")
+                    writeGeography(l.name, l.position, altitude: nil, into: &x)
                     if l.bbox != nil { report(.dropped, "uddf.bbox-not-carried", "UDDF's <geography> holds a point, not a box", partPath) }
                 }
                 if let c = stay {
@@ -457,54 +463,38 @@ public final class UDDFWriter {
     }
 
     private func foldedName(_ s: String) -> String {
-        s.trimmingWhitespace().lowercased()
+        s.trimmingXMLSpace().lowercased()
     }
 
     // MARK: Gases
 
-    private func writeGases(into x: inout XMLEmitter) {
-        guard !mixOrder.isEmpty else { return }
+    /// `<gasdefinitions>`: `placeholders` in the order they are numbered `mix-1`, `mix-2`….
+    private func writeGases(_ placeholders: [Int], into x: inout XMLEmitter) {
+        guard !placeholders.isEmpty else { return }
         x.open("gasdefinitions")
-        for (n, slot) in sortedMixes().enumerated() {
-            let key = slot.key
+        for (n, placeholder) in placeholders.enumerated() {
+            let key = mixSlots[placeholder].key
             x.open("mix", [("id", "mix-\(n + 1)")])
             x.element("name", key.name)
-            if let o2 = key.oxygen { x.element("o2", text(o2.shifted(by: -2))) }
-            if let he = key.helium { x.element("he", text(he.shifted(by: -2))) }
-            if let p = key.ppo2Limit { x.element("maximumpo2", text(p)) }
+            if let o2 = key.oxygen { x.element("o2", o2.shifted(by: -2)) }
+            if let he = key.helium { x.element("he", he.shifted(by: -2)) }
+            if let p = key.ppo2Limit { x.element("maximumpo2", p) }
             x.close("mix")
         }
         x.close("gasdefinitions")
     }
 
-    /// Mixes in the order they are numbered: by oxygen, then helium, limit and name; an
-    /// unrecorded gas last; a key's instances in turn.
-    private func sortedMixes() -> [(key: MixKey, instance: Int)] {
-        mixOrder.sorted { a, b in
-            if a.key != b.key { return a.key < b.key }
-            return a.instance < b.instance
-        }
-    }
-
-    /// Placeholder number → final `mix-<n>` number.
-    private func mixNumbers() -> [Int: Int] {
-        let sorted = sortedMixes()
-        var out: [Int: Int] = [:]
-        for (n, slot) in sorted.enumerated() {
-            out[mixPlaceholders[MixSlot(key: slot.key, instance: slot.instance)]!] = n + 1
-        }
-        return out
-    }
-
     // MARK: Numbers
 
-    /// The exact decimal a `Double` reads as (its shortest round-tripping text).
+    /// The exact decimal a `Double` reads as (its shortest round-tripping text), without
+    /// trailing zeros, so that its text is plain (`0.012`, `22000000`, `284.65`).
     func decimal(_ v: Double) -> DecimalNumber? { v.isFinite ? DecimalNumber(v.description)?.normalized() : nil }
 
-    /// Plain decimal text without trailing zeros: `0.012`, `22000000`, `284.65`.
-    func text(_ d: DecimalNumber) -> String { d.normalized().description }
 
-    func number(_ v: Double) -> String { decimal(v).map(text) ?? "0" }
+    func number(_ v: Double) -> DecimalNumber { decimal(v) ?? DecimalNumber(0) }
+
+    /// °C to kelvin, exactly.
+    func kelvin(_ celsius: DecimalNumber) -> DecimalNumber? { celsius.adding(DecimalNumber(significand: 27315, exponent: -2)) }
 
     /// A date widened to midnight, as `xs:dateTime` requires (a reader takes the date back off).
     func midnight(_ d: LocalDate) -> String { "\(d)T00:00:00" }
@@ -553,23 +543,22 @@ struct DeviceRecord {
     var device: Device
     /// The `computer` gear item it folded into, if any.
     var gearUUID: String?
-    /// Some recordings could not fold (their dive does not link the gear item): they need a
-    /// `device-<n>` element of their own beside the gear item's.
-    var needsOwnElement = false
-    /// Its `device-<n>` number.
-    var number: Int
+    /// Its `device-<n>` number, once a recording needs an element of its own for it: it folded
+    /// into no gear item, or its dive does not link the one it folded into.
+    var number: Int?
 }
 
 /// Replaces the spooled dives' mix placeholders (`\u{1}n\u{1}`) with final numbers while
 /// copying them out, across chunk boundaries.
 struct MixReferenceResolver {
-    let numbers: [Int: Int]
+    /// Final `mix-<n>` number by placeholder.
+    let numbers: [Int]
     let target: ByteSink
     private var inPlaceholder = false
     private var value = 0
     private var buffer: [UInt8] = []
 
-    init(numbers: [Int: Int], target: ByteSink) {
+    init(numbers: [Int], target: ByteSink) {
         self.numbers = numbers; self.target = target
         buffer.reserveCapacity(1 << 16)
     }
@@ -582,7 +571,7 @@ struct MixReferenceResolver {
                 let b = chunk[i]
                 i += 1
                 if b == 0x01 {
-                    buffer.append(contentsOf: String(numbers[value] ?? 0).utf8)
+                    buffer.append(contentsOf: String(value < numbers.count ? numbers[value] : 0).utf8)
                     inPlaceholder = false
                 } else {
                     value = value * 10 + Int(b &- 0x30)
@@ -611,15 +600,4 @@ struct MixReferenceResolver {
     }
 
     mutating func finish() throws { try flush() }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and line ends.
-    func trimmingWhitespace() -> String {
-        let ws: Set<Character> = [" ", "\t", "\n", "\r"]
-        var s = Substring(self)
-        while let f = s.first, ws.contains(f) { s.removeFirst() }
-        while let l = s.last, ws.contains(l) { s.removeLast() }
-        return String(s)
-    }
 }

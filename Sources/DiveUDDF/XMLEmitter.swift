@@ -15,6 +15,13 @@ struct XMLEmitter {
         bytes.reserveCapacity(1 << 16)
     }
 
+    /// Appends a string's UTF-8 in one copy (the generic `append(contentsOf: s.utf8)` walks
+    /// it element by element).
+    @inline(__always) private mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
     private mutating func indent() {
         for _ in 0..<depth { bytes.append(0x20); bytes.append(0x20) }
     }
@@ -23,12 +30,12 @@ struct XMLEmitter {
     /// hold its placeholder bytes).
     private mutating func appendTag(_ name: String, _ attributes: [(String, String)], verbatim: Bool = false) {
         bytes.append(UInt8(ascii: "<"))
-        bytes.append(contentsOf: name.utf8)
+        append(name)
         for (k, v) in attributes {
             bytes.append(0x20)
-            bytes.append(contentsOf: k.utf8)
-            bytes.append(contentsOf: "=\"".utf8)
-            if verbatim { bytes.append(contentsOf: v.utf8) } else { escape(v, attribute: true) }
+            append(k)
+            append("=\"")
+            if verbatim { append(v) } else { escape(v, attribute: true) }
             bytes.append(UInt8(ascii: "\""))
         }
     }
@@ -37,7 +44,7 @@ struct XMLEmitter {
     mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
         indent()
         appendTag(name, attributes)
-        bytes.append(contentsOf: ">\n".utf8)
+        append(">\n")
         depth += 1
     }
 
@@ -45,9 +52,9 @@ struct XMLEmitter {
     mutating func close(_ name: String) {
         depth -= 1
         indent()
-        bytes.append(contentsOf: "</".utf8)
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: ">\n".utf8)
+        append("</")
+        append(name)
+        append(">\n")
     }
 
     /// `<name>text</name>`, or `<name />` for empty text.
@@ -55,42 +62,61 @@ struct XMLEmitter {
         indent()
         appendTag(name, attributes, verbatim: verbatim)
         if text.isEmpty {
-            bytes.append(contentsOf: " />\n".utf8)
+            append(" />\n")
             return
         }
         bytes.append(UInt8(ascii: ">"))
         escape(text, attribute: false)
-        bytes.append(contentsOf: "</".utf8)
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: ">\n".utf8)
+        append("</")
+        append(name)
+        append(">\n")
     }
 
     /// `<name a="v" />`.
     mutating func empty(_ name: String, _ attributes: [(String, String)], verbatim: Bool = false) {
         indent()
         appendTag(name, attributes, verbatim: verbatim)
-        bytes.append(contentsOf: " />\n".utf8)
+        append(" />\n")
     }
 
     /// Bytes written as they are (a declaration, spooled content).
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func raw(_ text: String) { append(text) }
 
+    /// `<name>value</name>` for a decimal, in plain text without trailing zeros (`0.012`,
+    /// `22000000`), written straight into the buffer: the writer's per-sample path.
+    mutating func element(_ name: String, _ value: DecimalNumber, _ attributes: [(String, String)] = [], verbatim: Bool = false) {
+        indent()
+        appendTag(name, attributes, verbatim: verbatim)
+        bytes.append(UInt8(ascii: ">"))
+        value.normalized().appendText(to: &bytes)
+        append("</")
+        append(name)
+        append(">\n")
+    }
+
+    /// Escapes byte by byte: the five markup characters, line ends in attributes, and the
+    /// characters XML 1.0 cannot hold (C0 controls but tab and line ends, U+FFFE, U+FFFF),
+    /// which are left out and counted. Every other byte, multi-byte UTF-8 included, is copied.
     private mutating func escape(_ s: String, attribute: Bool) {
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": bytes.append(contentsOf: "&amp;".utf8)
-            case "<": bytes.append(contentsOf: "&lt;".utf8)
-            case ">": bytes.append(contentsOf: "&gt;".utf8)
-            case "\"" where attribute: bytes.append(contentsOf: "&quot;".utf8)
-            case "\n" where attribute: bytes.append(contentsOf: "&#10;".utf8)
-            case "\r": bytes.append(contentsOf: "&#13;".utf8)
-            case "\t", "\n": bytes.append(UInt8(scalar.value))
-            default:
-                let v = scalar.value
-                if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
+        var s = s
+        s.withUTF8 { u in
+            var i = 0
+            while i < u.count {
+                let b = u[i]
+                i += 1
+                switch b {
+                case UInt8(ascii: "&"): append("&amp;")
+                case UInt8(ascii: "<"): append("&lt;")
+                case UInt8(ascii: ">"): append("&gt;")
+                case UInt8(ascii: "\"") where attribute: append("&quot;")
+                case 0x0A where attribute: append("&#10;")
+                case 0x0D: append("&#13;")
+                case 0x09, 0x0A: bytes.append(b)
+                case 0..<0x20: droppedCharacters += 1
+                case 0xEF where i + 1 < u.count && u[i] == 0xBF && (u[i + 1] == 0xBE || u[i + 1] == 0xBF):
                     droppedCharacters += 1
-                } else {
-                    bytes.append(contentsOf: String(scalar).utf8)
+                    i += 2
+                default: bytes.append(b)
                 }
             }
         }

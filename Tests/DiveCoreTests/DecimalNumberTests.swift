@@ -17,6 +17,28 @@ import Testing
         #expect(DecimalNumber(text) == nil)
     }
 
+    /// One value, one number: spelling does not make two decimals different.
+    @Test func equalityIsByValue() throws {
+        let a = try #require(DecimalNumber("21.0")), b = DecimalNumber(21), c = try #require(DecimalNumber("2.1e1"))
+        #expect(a == b && b == c)
+        #expect(Set([a, b, c]).count == 1)
+        #expect(a.description == "21.0")
+        #expect(DecimalNumber(significand: 210, exponent: -1) != DecimalNumber(significand: 211, exponent: -1))
+    }
+
+    /// Plain decimal text, as written straight into a byte buffer: no exponent, the
+    /// source's scale kept, a leading zero before the point.
+    @Test(arguments: [("0", "0"), ("-0.05", "-0.05"), ("1200", "1200"), ("1.5e-3", "0.0015"), ("199.9", "199.9"),
+                      ("-12.50", "-12.50"), ("-123456789012345678", "-123456789012345678"), ("1e-7", "0.0000001"),
+                      ("3.0", "3.0"), ("1.999E+07", "19990000")])
+    func plainText(text: String, expected: String) throws {
+        let d = try #require(DecimalNumber(text))
+        var bytes: [UInt8] = []
+        d.appendText(to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(d.description == expected)
+    }
+
     @Test func kelvinToCelsiusIsExact() throws {
         let k = try #require(DecimalNumber("297.15"))
         let c = try #require(k.subtracting(DecimalNumber(significand: 27315, exponent: -2)))
