@@ -320,7 +320,9 @@ public final class CSVTokenizer {
                             st.pointee.appendField(fieldStart, j, flags)
                             fieldStart = j + 1
                             flags = 0
-                            if j + 1 < limit && p[j + 1] == Self.quote {
+                            // A field that may open with a quote, or starts past the buffer's
+                            // end (a quote there is only seen after the refill), is begun anew.
+                            if j + 1 == limit || p[j + 1] == Self.quote {
                                 i = j + 1
                                 mode = .fieldStart
                                 continue scan
@@ -335,7 +337,6 @@ public final class CSVTokenizer {
                     }
                     i += 8
                 }
-                if i < fieldStart { i = fieldStart }
                 while true {
                     while i < limit && unquotedStops[Int(p[i])] == 0 { i += 1 }
                     guard i < limit else { break }

@@ -173,6 +173,23 @@ enum CSVFixture {
         #expect(fromFile.allSatisfy { $0.issues.isEmpty })
     }
 
+    /// A delimiter that is the last byte of a chunk, and a quoted field opening on the first
+    /// byte of the next: the word-at-a-time scan must hand the new field to the quote logic.
+    @Test func aQuotedFieldRightAfterAChunkBoundary() throws {
+        let line = Array("aaa,bbb\n".utf8)
+        var text: [UInt8] = []
+        while text.count + line.count <= CSVTokenizer.chunkSize - 8 { text += line }
+        text += Array(repeating: UInt8(ascii: "a"), count: CSVTokenizer.chunkSize - text.count - 1) + [UInt8(ascii: ",")]
+        #expect(text.count == CSVTokenizer.chunkSize)
+        text += Array("\"x,y\",z\n".utf8)
+        let path = try CSVFixture.file(text)
+        for tokenizer in [CSVTokenizer(bytes: text), try CSVTokenizer(path: path, displayName: "edge.csv")] {
+            let records = try CSVFixture.records(tokenizer)
+            #expect(records.last?.fields.suffix(2) == ["x,y", "z"])
+            #expect(records.allSatisfy { $0.issues.isEmpty })
+        }
+    }
+
     @Test func crlfAndUTF8SplitAcrossAChunkBoundary() throws {
         // A CR as the last byte of the first chunk, its LF the first of the second.
         var text = Array(repeating: UInt8(ascii: "a"), count: CSVTokenizer.chunkSize - 1) + [0x0D, 0x0A] + Array("b\n".utf8)
