@@ -85,6 +85,15 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
     /// - Decimals are commas when the delimiter is not a comma and more numbers are written
     ///   `12,5` than `12.5`.
     public static func sniff(sample: UnsafeRawBufferPointer, isWholeInput: Bool, encoding: CSVEncoding = .utf8) -> CSVDialect {
+        sniffTable(sample: sample, isWholeInput: isWholeInput, encoding: encoding).dialect
+    }
+
+    /// ``sniff(sample:isWholeInput:encoding:)``, and whether the sample is one table: 90 % or
+    /// more of the records from the table's start fit its width, as in a CSV file (a
+    /// document with a table in it, such as Markdown, is not one).
+    public static func sniffTable(sample: UnsafeRawBufferPointer, isWholeInput: Bool,
+                                  encoding: CSVEncoding = .utf8) -> (dialect: CSVDialect, isOneTable: Bool) {
+        var isOneTable = false
         var dialect = CSVDialect(encoding: encoding, hasHeader: false)
         var best: (delimiter: UInt8, lines: [SniffedLine], table: TableStart)?
         for delimiter in delimiters {
@@ -99,6 +108,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
             dialect.delimiter = best.delimiter
             lines = best.lines
             start = best.table.start
+            isOneTable = best.table.isConsistent
         } else {
             // One column (or nothing): no delimiter splits anything.
             lines = SniffedLine.split(sample, delimiter: dialect.delimiter, isWholeInput: isWholeInput)
@@ -107,7 +117,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
         guard start < lines.count else {
             dialect.preambleRecords = lines.count
             dialect.preambleLines = lines.last.map { $0.line + $0.lineCount - 1 } ?? 0
-            return dialect
+            return (dialect, isOneTable)
         }
         let shapes = SniffedLine.shapes(sample, delimiter: dialect.delimiter, isWholeInput: isWholeInput,
                                         upTo: min(lines.count, start + 451))
@@ -142,7 +152,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
             }
             if commas > points { dialect.decimalMark = UInt8(ascii: ",") }
         }
-        return dialect
+        return (dialect, isOneTable)
     }
 
     /// A header holds words where the rows under it hold numbers or dates: each column whose
@@ -274,10 +284,13 @@ struct TableStart {
             guard width >= 2 else { continue }
             let preambleFits = lines[..<s].contains { !$0.isBlank && $0.comment == .none && $0.fits(width: width) }
             if preambleFits { continue }
+            // A header that ends with a delimiter (`…,he (6) [%],`) names one column fewer
+            // than it has fields; rows of either width agree with it.
+            let named = lines[s].lastNonEmpty
             var fitting = 0, total = 0
             for line in lines[s...] where !line.isBlank {
                 total += 1
-                if line.fits(width: width) { fitting += 1 }
+                if line.fits(width: width) || (named >= 2 && named < width && line.fits(width: named)) { fitting += 1 }
             }
             if total < preamble { continue }
             let candidate = TableStart(start: s, width: width, fitting: fitting, total: total)

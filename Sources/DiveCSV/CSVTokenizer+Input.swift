@@ -158,14 +158,8 @@ extension CSVTokenizer {
             }
             memoryOffset += n
             return n
-        case .descriptor(let fd, _):
-            while true {
-                let n = read(fd, buffer, count)
-                if n >= 0 { return n }
-                if errno == EINTR { continue }
-                throw DiveError("io.read", "cannot read the file: \(String(cString: strerror(errno)))",
-                                at: SourceLocation(file: displayName))
-            }
+        case .file(let file):
+            return try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
         }
     }
 }

@@ -94,7 +94,7 @@ public final class CSVTokenizer {
     // MARK: Input (managed in CSVTokenizer+Input.swift)
 
     enum Source {
-        case descriptor(Int32, owned: Bool)
+        case file(InputFile)
         case memory([UInt8])
     }
     enum Decoding {
@@ -185,18 +185,7 @@ public final class CSVTokenizer {
     /// Opens `path` (`-` for standard input) and reads its first ``sampleSize`` bytes, so the
     /// encoding is known and ``withSample(_:)`` can serve the dialect sniffer.
     public convenience init(path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ",")) throws {
-        let source: Source
-        if path == "-" {
-            source = .descriptor(0, owned: false)
-        } else {
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))",
-                                at: SourceLocation(file: displayName))
-            }
-            source = .descriptor(fd, owned: true)
-        }
-        try self.init(source: source, displayName: displayName, delimiter: delimiter, decoded: false)
+        try self.init(source: .file(InputFile(path: path, displayName: displayName)), displayName: displayName, delimiter: delimiter, decoded: false)
     }
 
     /// Tokenizes bytes held in memory, detecting their encoding as for a file.
@@ -228,7 +217,6 @@ public final class CSVTokenizer {
     }
 
     deinit {
-        if case .descriptor(let fd, true) = source { close(fd) }
         state.pointee.storage.deallocate()
         state.pointee.spans.deallocate()
         state.deinitialize(count: 1)
@@ -406,9 +394,9 @@ public final class CSVTokenizer {
             i -= shift; fieldStart -= shift; st.pointee.recordStart -= shift
             if st.pointee.end - st.pointee.recordStart > recordSizeLimit {
                 throw DiveError("csv.record-too-long",
-                                "row \(row) runs past \(recordSizeLimit >> 20) MiB without ending"
+                                "the record starting on line \(line) runs past \(recordSizeLimit >> 20) MiB without ending"
                                 + (mode == .quoted ? "; the quote opened on line \(quoteLine) is probably never closed" : ""),
-                                at: SourceLocation(file: displayName, line: line, row: row))
+                                at: SourceLocation(file: displayName, line: line))
             }
             if try fill() { continue scan }
 

@@ -1,7 +1,4 @@
 import DiveCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads a DiveJSON 1.x document into the canonical model. The document is parsed whole
 /// (DiveJSON files are a fraction of their UDDF sources' size); dives are then handed out
@@ -27,7 +24,7 @@ public final class DiveJSONReader: DiveSource {
     public init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? path
         self.displayName = name
-        let bytes = try readFile(path, displayName: name)
+        let bytes = try InputFile.contents(of: path, displayName: name)
         (document, duplicates) = try bytes.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw, file: name)
             let node = try parser.parseDocument()
@@ -731,25 +728,5 @@ func extensionValue(_ node: JSONNode) -> ExtensionValue {
     case .number(let n): return .number(n)
     case .bool(let b): return .bool(b)
     case .null: return .null
-    }
-}
-
-/// The whole content of a file.
-public func readFile(_ path: String, displayName: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-        throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))
-    }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw DiveError("io.read", "cannot read the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))
-        }
-        if n == 0 { return out }
-        out.append(contentsOf: buffer[0..<n])
     }
 }

@@ -35,7 +35,7 @@ public final class DiveJSONValidator {
     /// Validates the file at `path`. A file that is not JSON at all throws.
     public func validate(path: String, displayName: String? = nil) throws -> [ValidationIssue] {
         let name = displayName ?? path
-        let bytes = try readFile(path, displayName: name)
+        let bytes = try InputFile.contents(of: path, displayName: name)
         return try bytes.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw, file: name)
             let document = try parser.parseDocument()

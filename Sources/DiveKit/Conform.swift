@@ -86,7 +86,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                     do {
                         let expectedPath = "\(dir)/\(stem).\(format)"
                         let produced = try CanonicalXML.of(sink.bytes, name: "produced", ignoring: ["generator"])
-                        let expected = try CanonicalXML.of(try readFile(expectedPath, displayName: expectedPath), name: expectedPath, ignoring: ["generator"])
+                        let expected = try CanonicalXML.of(try InputFile.contents(of: expectedPath, displayName: expectedPath), name: expectedPath, ignoring: ["generator"])
                         if produced == expected {
                             section.passed += 1
                         } else {
@@ -118,7 +118,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                 }
                 do {
                     let produced = try parseJSON(sink.bytes, file: "produced")
-                    let expected = try parseJSON(try readFile(expectedPath, displayName: expectedPath), file: expectedPath)
+                    let expected = try parseJSON(try InputFile.contents(of: expectedPath, displayName: expectedPath), file: expectedPath)
                     if let difference = firstDifference(produced, expected, path: "$", ignoring: ["exported_at", "generator"]) {
                         report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "differs from \(stem).divejson at \(difference)"))
                         continue

@@ -147,7 +147,12 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
 /// The format of the file at `path`, from its bytes.
 public func detectFormat(path: String, displayName: String? = nil) throws -> FileFormat {
     let name = displayName ?? path
-    switch try Sniffer.sniff(path: path) {
+    return try detectFormat(head: Sniffer.head(path: path, displayName: name), displayName: name)
+}
+
+/// The format of a file whose first bytes (at most ``Sniffer/headSize``) are `head`.
+func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat {
+    switch Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize) {
     case .format(let f): return f
     case .otherXML(let root):
         if let known = Sniffer.knownXMLLogbooks[root.lowercased()] {
@@ -155,7 +160,7 @@ public func detectFormat(path: String, displayName: String? = nil) throws -> Fil
         }
         throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
     case .unknown:
-        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF; use --from to name the format)", at: SourceLocation(file: name, line: 1))
+        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF or DiveJSON; use --from to name the format)", at: SourceLocation(file: name, line: 1))
     }
 }
 
@@ -164,13 +169,10 @@ public func detectFormat(path: String, displayName: String? = nil) throws -> Fil
 func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T {
     guard input == "-" else { return try body(input) }
     let spool = try AtomicFile(destination: nil)
+    let stdin = try InputFile(path: "-", displayName: "<stdin>")
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw DiveError("io.read", "cannot read standard input: \(String(cString: strerror(errno)))", at: SourceLocation(file: "<stdin>"))
-        }
+        let n = try buffer.withUnsafeMutableBytes { try stdin.read(into: $0) }
         if n == 0 { break }
         try buffer.withUnsafeBytes { try spool.sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
     }

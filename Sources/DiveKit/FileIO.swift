@@ -85,11 +85,7 @@ final class AtomicFile {
         lseek(sink.fd, 0, SEEK_SET)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(sink.fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw DiveError("io.read", "cannot read back \(temporaryPath): \(String(cString: strerror(errno)))", at: SourceLocation(file: temporaryPath))
-            }
+            let n = try buffer.withUnsafeMutableBytes { try InputFile.read(sink.fd, into: $0, file: temporaryPath) }
             if n == 0 { break }
             try buffer.withUnsafeBytes { raw in
                 let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])

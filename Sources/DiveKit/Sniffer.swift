@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DiveCore
+import DiveCSV
 
 /// What the first bytes of a file say it is.
 public enum SniffResult: Sendable, Hashable {
@@ -23,14 +20,18 @@ public enum Sniffer {
         "divelog": "Subsurface XML", "divinglog": "Diving Log XML", "profile": "UDCF",
     ]
 
-    /// Sniffs the first 64 KiB of `bytes`.
-    public static func sniff(_ bytes: [UInt8]) -> SniffResult {
+    /// How much of a file the sniffer looks at.
+    public static let headSize = 64 * 1024
+
+    /// Sniffs the first bytes of a file (``headSize`` of them, or the whole file when
+    /// `isWholeInput`, which lets a short CSV's last line count).
+    public static func sniff(_ bytes: [UInt8], isWholeInput: Bool = true) -> SniffResult {
         var i = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             // UTF-16: look at every other byte.
             let ascii = stride(from: 2, to: bytes.count - 1, by: 2).map { bytes.starts(with: [0xFF, 0xFE]) ? bytes[$0] : bytes[$0 + 1] }
-            return sniff(ascii)
+            return sniff(ascii, isWholeInput: isWholeInput)
         }
         func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
         skipSpace()
@@ -73,22 +74,40 @@ public enum Sniffer {
             }
             return .unknown
         }
-        return looksLikeCSV(bytes[i...]) ? .format(.csv) : .unknown
+        return looksLikeCSV(Array(bytes[i...]), isWholeInput: isWholeInput) ? .format(.csv) : .unknown
     }
 
-    /// Sniffs the file at `path` (reading at most 64 KiB).
+    /// Sniffs the file at `path`.
     public static func sniff(path: String) throws -> SniffResult {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw DiveError("io.open", "cannot open the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+        let head = try head(path: path, displayName: path)
+        return sniff(head, isWholeInput: head.count < headSize)
+    }
+
+    /// The first ``headSize`` bytes of the file at `path` (fewer when it is shorter).
+    public static func head(path: String, displayName: String) throws -> [UInt8] {
+        let file = try InputFile(path: path, displayName: displayName)
+        var buffer = [UInt8](repeating: 0, count: headSize)
+        let n = try buffer.withUnsafeMutableBytes { try file.readFully(into: $0) }
+        return Array(buffer.prefix(n))
+    }
+
+    /// True when JSON text declares itself DiveJSON the way a document opens:
+    /// `"format"`, a colon, `"divejson"` (white space allowed between).
+    public static func declaresDiveJSON(_ bytes: [UInt8]) -> Bool {
+        let key = Array("\"format\"".utf8), value = Array("\"divejson\"".utf8)
+        func skipSpace(_ i: inout Int) { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        var from = 0
+        while let at = find(key, in: bytes, from: from) {
+            var i = at + key.count
+            skipSpace(&i)
+            if i < bytes.count, bytes[i] == UInt8(ascii: ":") {
+                i += 1
+                skipSpace(&i)
+                if bytes[i...].starts(with: value) { return true }
+            }
+            from = at + 1
         }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else {
-            throw DiveError("io.read", "cannot read the file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-        }
-        return sniff(Array(buffer.prefix(n)))
+        return false
     }
 
     static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
@@ -101,14 +120,12 @@ public enum Sniffer {
         return nil
     }
 
-    /// Text with at least two lines and a delimiter that recurs.
-    static func looksLikeCSV(_ bytes: ArraySlice<UInt8>) -> Bool {
-        if bytes.contains(0) { return false }
-        let lines = bytes.split(separator: 0x0A, maxSplits: 5).prefix(4)
-        guard lines.count >= 2 else { return false }
-        for d in [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")] where lines.allSatisfy({ $0.contains(d) }) {
-            return true
-        }
-        return false
+    /// Text (no NUL bytes) that DiveCSV's dialect sniffer reads as one table at least two
+    /// fields wide, after any preamble — the judgement the CSV reader makes, line ends
+    /// included. Prose with a table in it (a Markdown document) is not one.
+    static func looksLikeCSV(_ bytes: [UInt8], isWholeInput: Bool) -> Bool {
+        guard !bytes.contains(0) else { return false }
+        let (dialect, isOneTable) = bytes.withUnsafeBytes { CSVDialect.sniffTable(sample: $0, isWholeInput: isWholeInput) }
+        return dialect.fieldCount >= 2 && isOneTable
     }
 }

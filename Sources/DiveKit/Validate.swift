@@ -106,8 +106,9 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
             for file in walk(input) {
                 let format: FileFormat
                 do {
-                    format = try detectFormat(path: file)
-                    if format == .json && !namesDiveJSON(path: file) {
+                    let head = try Sniffer.head(path: file, displayName: file)
+                    format = try detectFormat(head: head, displayName: file)
+                    if format == .json && !Sniffer.declaresDiveJSON(head) {
                         throw DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
                                         at: SourceLocation(file: file, line: 1))
                     }
@@ -138,17 +139,6 @@ private func notADiveLog(_ e: DiveError) -> DiveError {
     return DiveError(e.code, "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: e.location)
 }
 
-/// True when the first 4 KiB of the file hold the word `divejson`, as a DiveJSON document's
-/// first member does (`"format": "divejson"`); other JSON met in a directory is skipped.
-private func namesDiveJSON(path: String) -> Bool {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return true }   // let the validator report why it cannot read it
-    defer { close(fd) }
-    var head = [UInt8](repeating: 0, count: 4096)
-    let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    return n > 0 && Sniffer.find(Array("divejson".utf8), in: Array(head[0..<n]), from: 0) != nil
-}
-
 /// Structural checks of a CSV file (DiveCSV's dialect sniffing and row-by-row checks). It may throw
 /// a ``DiveError`` for a file it cannot read (the file is then not checked).
 public func csvDiagnostics(path: String, displayName: String? = nil) throws -> [Diagnostic] {
@@ -168,14 +158,23 @@ final class FileChecker {
     /// validator that cannot start); everything wrong with its content is a diagnostic.
     func check(path: String, displayName: String, format: FileFormat) throws -> FileValidation {
         var result = FileValidation(path: displayName, format: format)
-        switch format {
-        case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
-        case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
-        case .csv, .csvProfile: result.diagnostics = try csvDiagnostics(path: path, displayName: displayName)
+        do {
+            switch format {
+            case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
+            case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
+            case .csv, .csvProfile: result.diagnostics = try csvDiagnostics(path: path, displayName: displayName)
+            }
+        } catch let e as DiveError where !e.code.hasPrefix("io.") {
+            // What stops a validator part-way is a problem with the content, like any other.
+            result.diagnostics.append(Diagnostic(.error, e.code, e.message, at: e.location))
         }
-        // By line; a stable sort keeps each pass's own order within a line.
+        // By line, what concerns no line (a count of what was left out) last; a stable sort
+        // keeps each pass's own order within a line.
         result.diagnostics = result.diagnostics.enumerated()
-            .sorted { ($0.element.location.line ?? 0, $0.offset) < ($1.element.location.line ?? 0, $1.offset) }
+            .sorted { a, b in
+                let (la, lb) = (a.element.location.line ?? .max, b.element.location.line ?? .max)
+                return la != lb ? la < lb : a.offset < b.offset
+            }
             .map(\.element)
         return result
     }
@@ -200,19 +199,14 @@ final class FileChecker {
         }
         if let e = passes.schemaError ?? passes.readerError { throw e }
         // A file that is not well-formed stops both passes at the same place: say it once.
-        let fatal = Set(passes.schemaDiagnostics.filter { $0.code.hasPrefix("xml.") }.map(\.code))
-        return passes.schemaDiagnostics + passes.readerDiagnostics.filter { !fatal.contains($0.code) }
+        let stopped = passes.schemaDiagnostics.contains { $0.code.hasPrefix("xml.") }
+        return passes.schemaDiagnostics + passes.readerDiagnostics.filter { !(stopped && $0.code.hasPrefix("xml.")) }
     }
 
     private func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
         let json = try self.json ?? DiveJSONValidator()
         self.json = json
-        let issues: [ValidationIssue]
-        do {
-            issues = try json.validate(path: path, displayName: displayName)
-        } catch let e as DiveError where !e.code.hasPrefix("io.") {
-            return [Diagnostic(.error, e.code, e.message, at: e.location)]
-        }
+        let issues = try json.validate(path: path, displayName: displayName)
         var out = issues.map(\.diagnostic)
         // The model checks read what a valid document says; an invalid one has its errors.
         if options.modelChecks && issues.isEmpty, let reader = try? DiveJSONReader(path: path, displayName: displayName) {

@@ -17,7 +17,7 @@ import Darwin
 /// defines, for the `xs:ID`/`xs:IDREF` rules the streaming validator does not check.
 final class SchemaRun {
     let displayName: String
-    private let fd: Int32
+    private let input: InputFile
     private let context: OpaquePointer
     private let report: (Diagnostic) -> Void
     private var parser: xmlParserCtxtPtr?
@@ -80,11 +80,7 @@ final class SchemaRun {
         self.displayName = displayName
         self.context = context
         self.report = report
-        fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw DiveError("io.open", "cannot open the file: \(reason)", at: SourceLocation(file: displayName))
-        }
+        input = try InputFile(path: path, displayName: displayName)
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: xmlSAXHandler())
         handlerSlot = .allocate(capacity: 1)
@@ -103,22 +99,13 @@ final class SchemaRun {
         handlers.deallocate()
         handlerSlot.deallocate()
         userDataSlot.deallocate()
-        close(fd)
     }
 
     /// Parses and validates the whole file, reporting as it goes.
     func parse() throws {
         try start()
         while !stopped {
-            let n = buffer.withUnsafeMutableBytes { raw -> Int in
-                var got: Int
-                repeat { got = read(fd, raw.baseAddress, raw.count) } while got < 0 && errno == EINTR
-                return got
-            }
-            if n < 0 {
-                let reason = String(cString: strerror(errno))
-                throw DiveError("io.read", "cannot read the file: \(reason)", at: SourceLocation(file: displayName))
-            }
+            let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
             terminating = n == 0
             let status = buffer.withUnsafeBufferPointer { p in
                 p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(n, 1)) {
@@ -157,6 +144,8 @@ final class SchemaRun {
             guard let ctx else { return }
             Unmanaged<SchemaRun>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.characters(bytes, Int(length)) }
         }
+        // The plug hands CDATA only to a `cdataBlock`; it is text like any other here.
+        handlers.pointee.cdataBlock = handlers.pointee.characters
         handlers.pointee.internalSubset = { ctx, _, _, _ in
             guard let ctx else { return }
             Unmanaged<SchemaRun>.fromOpaque(ctx).takeUnretainedValue().refuseDoctype()

@@ -83,9 +83,8 @@ extension String {
 /// access is disabled.
 final class XMLPushParser {
     private var context: xmlParserCtxtPtr?
-    private let fd: Int32
-    private let ownsDescriptor: Bool
-    private let displayName: String
+    private let input: InputFile
+    private var displayName: String { input.displayName }
     private var buffer: [UInt8]
     private var finished = false
     /// The owner of this parser; it outlives it.
@@ -104,19 +103,8 @@ final class XMLPushParser {
 
     /// Opens `path` (or standard input for `-`) for parsing.
     init(path: String, displayName: String, handler: any XMLEventHandler) throws {
-        self.displayName = displayName
         self.handler = handler
-        if path == "-" {
-            fd = 0
-            ownsDescriptor = false
-        } else {
-            fd = open(path, O_RDONLY)
-            ownsDescriptor = true
-            guard fd >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw DiveError("io.open", "cannot open the file: \(reason)", at: SourceLocation(file: displayName))
-            }
-        }
+        input = try InputFile(path: path, displayName: displayName)
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
     }
 
@@ -124,7 +112,6 @@ final class XMLPushParser {
         if let context {
             xmlFreeParserCtxt(context)
         }
-        if ownsDescriptor && fd >= 0 { close(fd) }
     }
 
     /// The line the parser is at, 1-based.
@@ -146,15 +133,7 @@ final class XMLPushParser {
     /// Feeds the next chunk. Returns `false` once the whole input has been parsed.
     func step() throws -> Bool {
         guard !finished else { return false }
-        let n = buffer.withUnsafeMutableBytes { raw -> Int in
-            var got: Int
-            repeat { got = read(fd, raw.baseAddress, raw.count) } while got < 0 && errno == EINTR
-            return got
-        }
-        if n < 0 {
-            let reason = String(cString: strerror(errno))
-            throw DiveError("io.read", "cannot read the file: \(reason)", at: SourceLocation(file: displayName))
-        }
+        let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
         bytesRead += n
         if context == nil { try createContext() }
         let terminate: Int32 = n == 0 ? 1 : 0

@@ -223,7 +223,7 @@ enum CSVFixture {
             _ = try tokenizer.next()
             Issue.record("expected csv.record-too-long")
         } catch let error as DiveError {
-            #expect(error.description == "huge.csv:2: error[csv.record-too-long]: row 2 runs past 1 MiB without ending; the quote opened on line 2 is probably never closed")
+            #expect(error.description == "huge.csv:2: error[csv.record-too-long]: the record starting on line 2 runs past 1 MiB without ending; the quote opened on line 2 is probably never closed")
         }
     }
 

@@ -109,11 +109,14 @@ let invalidSampleLines: [String: Int] = [
     @Test func aRaggedCSVRowIsAnErrorAtItsRow() throws {
         let dir = try Paths.temporaryDirectory()
         let path = dir + "/ragged.csv"
-        try "date,depth_m,duration_min\r\n2024-03-02,18.5,45\r\n2024-03-03,21.0\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // Twenty dives, the third missing its duration.
+        var text = "date,depth_m,duration_min\r\n"
+        for day in 1...20 { text += day == 3 ? "2024-03-03,21.0\r\n" : "2024-03-\(day < 10 ? "0" : "")\(day),18.5,45\r\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         let report = validate(paths: [path])
         let ragged = try #require(report.diagnostics.first { $0.code == "csv.ragged-row" })
         #expect(ragged.severity == .error)
-        #expect(ragged.location.line == 3)
+        #expect(ragged.location.line == 4)
         #expect(report.exitCode == 1)
     }
 
@@ -142,8 +145,42 @@ let invalidSampleLines: [String: Int] = [
     }
 }
 
+@Suite struct SnifferTests {
+    /// JSON is DiveJSON by its opening member, not by the word appearing somewhere.
+    @Test func diveJSONIsDeclaredByItsFormatMember() {
+        #expect(Sniffer.declaresDiveJSON(Array("{\n  \"format\" :\t\"divejson\",".utf8)))
+        #expect(!Sniffer.declaresDiveJSON(Array("{\"title\": \"DiveJSON 1.0\", \"$id\": \"https://divejson.org/schema\"}".utf8)))
+        #expect(!Sniffer.declaresDiveJSON(Array("{\"format\": \"subsurface\", \"note\": \"divejson\"}".utf8)))
+    }
+
+    /// A CSV is recognised the way the CSV reader reads one: after a preamble, with CR line
+    /// ends; prose with a table in it is not one.
+    @Test func csvByItsTable() {
+        #expect(Sniffer.sniff(Array("# Seabear export\r# unit: m\rtime;depth\r0;0,0\r10;1,5\r20;3,1\r".utf8)) == .format(.csv))
+        #expect(Sniffer.sniff(Array("# Notes\n\nSome prose, with a comma.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nMore prose here.\nAnd more.\nAnd more again.\n".utf8)) == .unknown)
+    }
+
+    /// A directory walk checks dive logs and skips the rest: the DiveJSON schema is JSON but
+    /// not a document, the XSD is another XML, the Markdown is prose.
+    @Test func aDirectoryWalkSkipsWhatIsNotADiveLog() {
+        let report = validate(paths: [Paths.root + "/schemas"])
+        #expect(report.files.isEmpty, "\(report.files.map(\.path))")
+        #expect(report.skipped.count == 4)
+        #expect(report.skipped.contains { $0.path.hasSuffix("divejson-1.0.schema.json") && $0.reason.code == "format.unknown-json" })
+        #expect(report.exitCode == 0)
+    }
+}
+
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct ValidateCorpusTests {
+    /// Every CSV of the corpus is recognised as one in a directory walk, preamble or not.
+    @Test func everyCorpusCSVIsChecked() {
+        let report = validate(paths: [Paths.corpus + "/csv"])
+        #expect(report.skipped.isEmpty, "\(report.skipped.map(\.path))")
+        #expect(report.files.count == 14)
+        #expect(report.files.allSatisfy { $0.format == .csv })
+    }
+
     @Test func diveJSONIssuesAreErrorsAndValidDocumentsPass() {
         let invalid = validate(paths: [Paths.fixtures + "/invalid/oxygen-helium-sum.divejson"])
         #expect(invalid.diagnostics.map(\.code) == ["divejson.gas-over-100"])
