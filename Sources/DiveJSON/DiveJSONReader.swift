@@ -15,21 +15,19 @@ public final class DiveJSONReader: DiveSource {
     private var dives: [JSONNode] = []
     private var next_ = 0
     private var findings: [Finding] = []
-    /// The parsed document, for the validator.
-    public let document: JSONNode
-    /// Member names repeated within one object.
-    public let duplicates: [DuplicateMember]
+    private let document: JSONNode
 
     /// Opens and parses the file at `path`.
-    public init(path: String, displayName: String? = nil) throws {
+    public convenience init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? path
-        self.displayName = name
-        let bytes = try InputFile.contents(of: path, displayName: name)
-        (document, duplicates) = try bytes.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw, file: name)
-            let node = try parser.parseDocument()
-            return (node, parser.duplicates)
-        }
+        let parsed = try JSONParser.parse(file: path, displayName: name)
+        try self.init(document: parsed.document, duplicates: parsed.duplicates, displayName: name)
+    }
+
+    /// Reads a document already parsed (by a validator that checked it first).
+    public init(document: JSONNode, duplicates: [DuplicateMember], displayName name: String) throws {
+        displayName = name
+        self.document = document
         guard document.isObject else {
             throw DiveError("divejson.not-an-object", "a DiveJSON document is a JSON object; this file holds a \(document.typeName)", at: SourceLocation(file: name, line: document.line, column: document.column))
         }

@@ -24,23 +24,23 @@ public final class DiveJSONValidator {
 
     /// A validator with the embedded official schema.
     public init() throws {
-        var text = Self.schemaText
-        let node = try text.withUTF8 { raw in
+        schema = JSONSchema(try Self.schemaDocument.get())
+    }
+
+    /// The embedded schema, parsed once for the validators and the writer's member order.
+    static let schemaDocument: Result<JSONNode, any Error> = Result {
+        var text = schemaText
+        return try text.withUTF8 { raw in
             var p = JSONParser(bytes: UnsafeRawBufferPointer(raw), file: "divejson.schema.json")
             return try p.parseDocument()
         }
-        schema = JSONSchema(node)
     }
 
     /// Validates the file at `path`. A file that is not JSON at all throws.
     public func validate(path: String, displayName: String? = nil) throws -> [ValidationIssue] {
         let name = displayName ?? path
-        let bytes = try InputFile.contents(of: path, displayName: name)
-        return try bytes.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw, file: name)
-            let document = try parser.parseDocument()
-            return validate(document, duplicates: parser.duplicates, file: name)
-        }
+        let parsed = try JSONParser.parse(file: path, displayName: name)
+        return validate(parsed.document, duplicates: parsed.duplicates, file: name)
     }
 
     /// Validates a parsed document.

@@ -85,6 +85,16 @@ public struct JSONParser {
     }
 
     /// Parses the whole text as one value.
+    /// Reads and parses the file at `path`: its document and the member names it repeats.
+    public static func parse(file path: String, displayName: String) throws -> (document: JSONNode, duplicates: [DuplicateMember]) {
+        let bytes = try InputFile.contents(of: path, displayName: displayName)
+        return try bytes.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw, file: displayName)
+            let document = try parser.parseDocument()
+            return (document, parser.duplicates)
+        }
+    }
+
     public mutating func parseDocument() throws -> JSONNode {
         skipSpace()
         let node = try parseValue()

@@ -30,11 +30,8 @@ final class SchemaShape: Sendable {
 
     /// The document root.
     static let root: SchemaShape = {
-        var text = DiveJSONValidator.schemaText
-        let schema: JSONNode = text.withUTF8 { buffer in
-            var p = JSONParser(bytes: UnsafeRawBufferPointer(buffer), file: "schema")
-            return try! p.parseDocument()  // the embedded schema is checked valid JSON by the tests
-        }
+        // The embedded schema is valid JSON (EmbeddedSchemaTests parse it).
+        let schema = try! DiveJSONValidator.schemaDocument.get()
         let defs = schema["$defs"]?.members ?? []
         var built: [String: SchemaShape] = [:]
         func definition(_ name: String) -> JSONNode? { defs.first { $0.name == name }?.value }

@@ -10,13 +10,9 @@ import Glibc
 public struct ValidateOptions: Sendable {
     /// The least severity that makes a file fail (`--fail-on`): `error` unless set.
     public var failOn: Diagnostic.Severity
-    /// Also run the ``ModelChecker`` over the dives the format's reader reads.
-    public var modelChecks: Bool
 
-    /// Options failing on `failOn` and above, with or without the model checks.
-    public init(failOn: Diagnostic.Severity = .error, modelChecks: Bool = true) {
-        self.failOn = failOn; self.modelChecks = modelChecks
-    }
+    /// Options failing on `failOn` and above.
+    public init(failOn: Diagnostic.Severity = .error) { self.failOn = failOn }
 }
 
 /// What validating one file found.
@@ -185,14 +181,13 @@ final class FileChecker {
         let schema = try self.schema ?? UDDFSchemaValidator()
         self.schema = schema
         let passes = Passes(schema: schema)
-        let modelChecks = options.modelChecks
         DispatchQueue.concurrentPerform(iterations: 2) { pass in
             if pass == 0 {
                 do { passes.schemaDiagnostics = try passes.schema.validate(path: path, displayName: displayName) } catch {
                     passes.schemaError = error
                 }
             } else {
-                do { passes.readerDiagnostics = try uddfReaderDiagnostics(path: path, displayName: displayName, modelChecks: modelChecks) } catch {
+                do { passes.readerDiagnostics = try uddfReaderDiagnostics(path: path, displayName: displayName) } catch {
                     passes.readerError = error
                 }
             }
@@ -206,10 +201,13 @@ final class FileChecker {
     private func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
         let json = try self.json ?? DiveJSONValidator()
         self.json = json
-        let issues = try json.validate(path: path, displayName: displayName)
+        let parsed = try JSONParser.parse(file: path, displayName: displayName)
+        let issues = json.validate(parsed.document, duplicates: parsed.duplicates, file: displayName)
         var out = issues.map(\.diagnostic)
-        // The model checks read what a valid document says; an invalid one has its errors.
-        if options.modelChecks && issues.isEmpty, let reader = try? DiveJSONReader(path: path, displayName: displayName) {
+        // The model checks read what a valid document says (from the same parse); an invalid
+        // one has its errors.
+        if issues.isEmpty,
+           let reader = try? DiveJSONReader(document: parsed.document, duplicates: parsed.duplicates, displayName: displayName) {
             var checker = ModelChecker(file: displayName, style: .json)
             while let dive = try? reader.next() { out += checker.check(dive, header: reader.header) }
             out += checker.finish(header: reader.header)
@@ -228,20 +226,20 @@ private final class Passes: @unchecked Sendable {
     init(schema: UDDFSchemaValidator) { self.schema = schema }
 }
 
-/// The streaming reader's findings and, with `modelChecks`, the model checks over its
+/// The streaming reader's findings and the model checks over its
 /// dives. A file the reader cannot read past a point gives its error as a diagnostic;
 /// only a file that cannot be opened or read throws.
-func uddfReaderDiagnostics(path: String, displayName: String, modelChecks: Bool) throws -> [Diagnostic] {
+func uddfReaderDiagnostics(path: String, displayName: String) throws -> [Diagnostic] {
     let reader = try UDDFReader(path: path, displayName: displayName)
     var checker = ModelChecker(file: displayName)
     var out: [Diagnostic] = []
     do {
         while let dive = try reader.next() {
             out += reader.takeFindings().map(Diagnostic.init)
-            if modelChecks { out += checker.check(dive, header: reader.header) }
+            out += checker.check(dive, header: reader.header)
         }
         out += reader.takeFindings().map(Diagnostic.init)
-        if modelChecks { out += checker.finish(header: reader.header) }
+        out += checker.finish(header: reader.header)
     } catch let e as DiveError where !e.code.hasPrefix("io.") {
         out += reader.takeFindings().map(Diagnostic.init)
         out.append(Diagnostic(.error, e.code, e.message, at: e.location))
