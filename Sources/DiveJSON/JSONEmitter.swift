@@ -3,7 +3,7 @@ import DiveCore
 /// Writes JSON text in one fixed layout — two-space indentation, `": "` between a name and
 /// its value, non-ASCII text as UTF-8, a final newline — the layout of the DiveJSON
 /// reference corpus, so that documents compare byte for byte. Streams into a ``ByteSink``.
-struct JSONEmitter {
+package struct JSONEmitter {
     private var bytes: [UInt8] = []
     private let sink: ByteSink
     /// Per open container: has it written a member yet?
@@ -26,7 +26,7 @@ struct JSONEmitter {
     private var frames: [Frame] = []
     private var lastKey = ""
 
-    init(sink: ByteSink) {
+    package init(sink: ByteSink) {
         self.sink = sink
         bytes.reserveCapacity(1 << 16)
     }
@@ -47,7 +47,7 @@ struct JSONEmitter {
     }
 
     /// Writes a member name; the next value call writes its value.
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         if nonEmpty.last == true { bytes.append(UInt8(ascii: ",")) }
         nonEmpty[nonEmpty.count - 1] = true
         newline()
@@ -56,19 +56,19 @@ struct JSONEmitter {
             frames[frames.count - 1].names.append(name)
             lastKey = name
         }
-        string(name, asKey: true)
+        Self.appendQuoted(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(0x20)
         pendingKey = true
     }
 
-    mutating func beginObject() { open(UInt8(ascii: "{"), isArray: false) }
-    mutating func endObject() {
+    package mutating func beginObject() { open(UInt8(ascii: "{"), isArray: false) }
+    package mutating func endObject() {
         if layout != nil, let order = layout!.memberOrders[path()] { reorder(frames[frames.count - 1], order) }
         close(UInt8(ascii: "}"))
     }
-    mutating func beginArray() { open(UInt8(ascii: "["), isArray: true) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    package mutating func beginArray() { open(UInt8(ascii: "["), isArray: true) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
 
     private mutating func open(_ c: UInt8, isArray: Bool) {
         if layout != nil {
@@ -165,9 +165,11 @@ struct JSONEmitter {
         bytes.append(c)
     }
 
-    mutating func string(_ s: String) { beginValue(); string(s, asKey: false) }
+    package mutating func string(_ s: String) { beginValue(); Self.appendQuoted(s, to: &bytes) }
 
-    private mutating func string(_ s: String, asKey: Bool) {
+    /// Appends `s` as a JSON string literal: quotes, backslashes and control characters
+    /// escaped, everything else as UTF-8.
+    package static func appendQuoted(_ s: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {
@@ -188,9 +190,9 @@ struct JSONEmitter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func integer(_ v: Int) {
+    package mutating func integer(_ v: Int) {
         if let text = recordedText(), Double(text) == Double(v) { raw(text); return }
-        beginValue(); bytes.append(contentsOf: Array(String(v).utf8))
+        beginValue(); appendDigits(v)
     }
 
     /// A measurement, spelled as the shortest text that reads back to the same double, with
@@ -235,7 +237,7 @@ struct JSONEmitter {
     }
 
     /// Ends the document with a newline and flushes.
-    mutating func finish() throws {
+    package mutating func finish() throws {
         bytes.append(0x0A)
         try flush()
     }

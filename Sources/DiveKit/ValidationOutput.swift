@@ -1,3 +1,5 @@
+import DiveCore
+import DiveJSON
 import DiveUDDF
 
 /// How `umilog validate` prints diagnostics.
@@ -66,69 +68,60 @@ public func renderSARIF(_ report: ValidationReport) -> String {
         ruleIndex[d.code] = rules.count
         rules.append(d.code)
     }
-    let out = JSONText()
-    out.object {
-        out.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
-        out.member("version", "2.1.0")
-        out.key("runs")
-        out.array {
-            out.object {
-                out.key("tool")
-                out.object {
-                    out.key("driver")
-                    out.object {
-                        out.member("name", umilogGenerator.name)
-                        out.member("version", umilogGenerator.version ?? "")
-                        out.member("semanticVersion", umilogGenerator.version ?? "")
-                        out.key("rules")
-                        out.array {
-                            for code in rules {
-                                out.object {
-                                    out.member("id", code)
-                                    out.key("shortDescription")
-                                    out.object { out.member("text", ruleDescription(code)) }
-                                }
-                            }
-                        }
-                    }
-                }
-                out.key("results")
-                out.array {
-                    for d in report.diagnostics {
-                        out.object {
-                            out.member("ruleId", d.code)
-                            out.member("ruleIndex", ruleIndex[d.code]!)
-                            out.member("level", d.severity == .note ? "note" : d.severity.rawValue)
-                            out.key("message")
-                            out.object { out.member("text", d.location.path.map { "\($0): \(d.message)" } ?? d.message) }
-                            out.key("locations")
-                            out.array {
-                                out.object {
-                                    out.key("physicalLocation")
-                                    out.object {
-                                        out.key("artifactLocation")
-                                        out.object { out.member("uri", uriReference(d.location.file ?? "-")) }
-                                        if let line = d.location.line {
-                                            out.key("region")
-                                            out.object {
-                                                out.member("startLine", line)
-                                                if let column = d.location.column { out.member("startColumn", column) }
-                                            }
-                                        }
-                                    }
-                                    if let path = d.location.path {
-                                        out.key("logicalLocations")
-                                        out.array { out.object { out.member("fullyQualifiedName", path) } }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    let sink = MemorySink()
+    var out = JSONEmitter(sink: sink)
+    func member(_ name: String, _ value: String) { out.key(name); out.string(value) }
+    out.beginObject()
+    member("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
+    member("version", "2.1.0")
+    out.key("runs"); out.beginArray(); out.beginObject()
+    out.key("tool"); out.beginObject()
+    out.key("driver"); out.beginObject()
+    member("name", umilogGenerator.name)
+    member("version", umilogGenerator.version ?? "")
+    member("semanticVersion", umilogGenerator.version ?? "")
+    out.key("rules"); out.beginArray()
+    for code in rules {
+        out.beginObject()
+        member("id", code)
+        out.key("shortDescription"); out.beginObject(); member("text", ruleDescription(code)); out.endObject()
+        out.endObject()
     }
-    return out.text
+    out.endArray()
+    out.endObject()  // driver
+    out.endObject()  // tool
+    out.key("results"); out.beginArray()
+    for d in report.diagnostics {
+        out.beginObject()
+        member("ruleId", d.code)
+        out.key("ruleIndex"); out.integer(ruleIndex[d.code]!)
+        member("level", d.severity.rawValue)
+        out.key("message"); out.beginObject()
+        member("text", d.location.path.map { "\($0): \(d.message)" } ?? d.message)
+        out.endObject()
+        out.key("locations"); out.beginArray(); out.beginObject()
+        out.key("physicalLocation"); out.beginObject()
+        out.key("artifactLocation"); out.beginObject(); member("uri", uriReference(d.location.file ?? "-")); out.endObject()
+        if let line = d.location.line {
+            out.key("region"); out.beginObject()
+            out.key("startLine"); out.integer(line)
+            if let column = d.location.column { out.key("startColumn"); out.integer(column) }
+            out.endObject()
+        }
+        out.endObject()  // physicalLocation
+        if let path = d.location.path {
+            out.key("logicalLocations"); out.beginArray()
+            out.beginObject(); member("fullyQualifiedName", path); out.endObject()
+            out.endArray()
+        }
+        out.endObject(); out.endArray()  // locations
+        out.endObject()
+    }
+    out.endArray()  // results
+    out.endObject(); out.endArray()  // runs
+    out.endObject()
+    try? out.finish()  // a MemorySink does not fail
+    return String(decoding: sink.bytes.dropLast(), as: UTF8.self)
 }
 
 /// `umilog: 3 files checked, 1 invalid; 2 errors, 1 warning` — files failing at the
@@ -160,46 +153,28 @@ public func ruleDescription(_ code: String) -> String {
 
 /// A JSON string literal.
 func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where u.value < 0x20:
-            let hex = String(u.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(u)
-        }
-    }
-    return out + "\""
+    var bytes: [UInt8] = []
+    JSONEmitter.appendQuoted(s, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 private func jsonValue(_ s: String?) -> String { s.map(jsonString) ?? "null" }
 
 /// `%`, CR and LF escaped, as a workflow command's message needs.
-func githubMessage(_ s: String) -> String {
+func githubMessage(_ s: String) -> String { githubEscaped(s, property: false) }
+
+/// A workflow command's property value: the message's escapes, and `:` and `,`.
+func githubProperty(_ s: String) -> String { githubEscaped(s, property: true) }
+
+private func githubEscaped(_ s: String, property: Bool) -> String {
     var out = ""
     for c in s.unicodeScalars {
         switch c {
         case "%": out += "%25"
         case "\r": out += "%0D"
         case "\n": out += "%0A"
-        default: out.unicodeScalars.append(c)
-        }
-    }
-    return out
-}
-
-/// A workflow command's property value: the message's escapes, and `:` and `,`.
-func githubProperty(_ s: String) -> String {
-    var out = ""
-    for c in githubMessage(s).unicodeScalars {
-        switch c {
-        case ":": out += "%3A"
-        case ",": out += "%2C"
+        case ":" where property: out += "%3A"
+        case "," where property: out += "%2C"
         default: out.unicodeScalars.append(c)
         }
     }
@@ -221,44 +196,4 @@ func uriReference(_ path: String) -> String {
         }
     }
     return out
-}
-
-/// A small pretty-printing JSON writer (two-space indents), enough for a SARIF log. A
-/// class, so that the closures building nested values can write to it.
-final class JSONText {
-    private(set) var text = ""
-    private var indent = 0
-    private var first = true
-    private var afterKey = false
-
-    private func beginValue() {
-        if afterKey { afterKey = false; return }
-        if !first { text += "," }
-        if indent > 0 { text += "\n" + String(repeating: "  ", count: indent) }
-        first = false
-    }
-
-    func key(_ name: String) {
-        beginValue()
-        text += jsonString(name) + ": "
-        afterKey = true
-    }
-
-    func member(_ name: String, _ value: String) { key(name); beginValue(); text += jsonString(value) }
-    func member(_ name: String, _ value: Int) { key(name); beginValue(); text += String(value) }
-
-    func object(_ body: () -> Void) { container("{", "}", body) }
-    func array(_ body: () -> Void) { container("[", "]", body) }
-
-    private func container(_ open: String, _ close: String, _ body: () -> Void) {
-        beginValue()
-        text += open
-        indent += 1
-        first = true
-        body()
-        indent -= 1
-        if !first { text += "\n" + String(repeating: "  ", count: indent) }
-        text += close
-        first = false
-    }
 }
