@@ -101,12 +101,7 @@ struct CSVBuffer {
 
 /// Number formatting for CSV cells: plain decimal, no exponent, no trailing `.0`.
 enum CSVNumber {
-    static func format(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-        let s = String(v)
-        if s.contains("e") { return String(describing: DecimalNumber(s) ?? DecimalNumber(0)) }
-        return s
-    }
+    static func format(_ v: Double) -> String { DecimalNumber(v)?.description ?? "" }
 
     /// `v` rounded to `places` decimals, halves away from zero.
     static func format(_ v: Double, places: Int) -> String {

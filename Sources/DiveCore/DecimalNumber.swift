@@ -19,6 +19,13 @@ public struct DecimalNumber: Sendable, Hashable, CustomStringConvertible {
         self.exponent = exponent
     }
 
+    /// The decimal a finite `Double` reads as — its shortest round-tripping text, exactly —
+    /// without trailing zeros (`12.0` → `12`, `1e-05` → `0.00001`); `nil` for NaN or infinity.
+    public init?(_ value: Double) {
+        guard value.isFinite, let d = DecimalNumber(value.description) else { return nil }
+        self = d.normalized()
+    }
+
     /// Creates the exact decimal value of an integer.
     public init(_ value: Int) { self.init(significand: Int64(value), exponent: 0) }
 

@@ -113,7 +113,7 @@ public struct ModelChecker {
         for (r, recording) in dive.recordings.enumerated() {
             guard let profile = recording.profile else { continue }
             let sub = member("recordings", r) + (style == .json ? ".profile" : "/profile")
-            for (name, series) in Self.channels(profile) {
+            for (name, series) in profile.labelledSeries {
                 if let problem = Self.firstDisorder(series.times) {
                     add(.error, "dive.sample-time-order",
                         "\(name) sample \(problem.index + 1) at \(seconds(problem.time)) s does not come after the one before it (\(seconds(problem.previous)) s); a channel's times must strictly increase", sub)
@@ -173,17 +173,6 @@ public struct ModelChecker {
         style == .json ? ".\(name)[\(index)]" : "/\(name)/\(index)"
     }
 
-    static func channels(_ p: Profile) -> [(String, Series)] {
-        var out: [(String, Series)] = []
-        for (name, s) in [("depth", p.depth), ("ceiling", p.ceiling), ("temperature", p.temperature), ("NDL", p.ndl),
-                          ("TTS", p.tts), ("ppO2", p.ppo2), ("CNS", p.cns), ("gradient factor", p.gradientFactor),
-                          ("surface gradient factor", p.surfaceGradientFactor)] {
-            if let s { out.append((name, s)) }
-        }
-        for p in p.pressures { out.append(("cylinder \(p.gasNumber) pressure", p.series)) }
-        return out
-    }
-
     /// The first sample whose time does not exceed the one before it.
     static func firstDisorder(_ times: [Int]) -> (index: Int, time: Int, previous: Int)? {
         var i = 1
@@ -209,11 +198,9 @@ public struct ModelChecker {
 
     private func seconds(_ ms: Int) -> String { text(Double(ms) / 1000) }
 
-    /// A number as a diver writes it: `28.3`, `12`, never `12.0` or `1e-05`.
+    /// A number as a diver writes it, to three decimals at most: `28.3`, `12`, never `12.0` or `1e-05`.
     private func text(_ v: Double) -> String {
-        let r = (v * 1000).rounded() / 1000
-        if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
-        return String(r)
+        DecimalNumber(v)?.rounded(places: 3)?.normalized().description ?? String(v)
     }
 }
 

@@ -120,9 +120,19 @@ public struct Profile: Sendable, Hashable {
     }
 
     /// Every channel present, in a fixed order.
-    public var allSeries: [Series] {
-        [depth, ceiling, temperature, ndl, tts, ppo2, cns, gradientFactor, surfaceGradientFactor].compactMap { $0 }
-            + pressures.map(\.series)
+    public var allSeries: [Series] { labelledSeries.map(\.series) }
+
+    /// Every channel present with a name a diver reads (`depth`, `NDL`, `cylinder 1
+    /// pressure`), in the order of ``allSeries``.
+    public var labelledSeries: [(label: String, series: Series)] {
+        var out: [(label: String, series: Series)] = []
+        for (label, s) in [("depth", depth), ("ceiling", ceiling), ("temperature", temperature), ("NDL", ndl), ("TTS", tts),
+                           ("ppO2", ppo2), ("CNS", cns), ("gradient factor", gradientFactor),
+                           ("surface gradient factor", surfaceGradientFactor)] {
+            if let s { out.append((label, s)) }
+        }
+        for p in pressures { out.append(("cylinder \(p.gasNumber) pressure", p.series)) }
+        return out
     }
 
     /// True when no channel and no event is present.

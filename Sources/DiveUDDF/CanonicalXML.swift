@@ -8,6 +8,7 @@ import DiveCore
 public enum CanonicalXML {
     /// The canonical bytes of `bytes`, without the elements whose local name is in `ignoring`.
     public static func of(_ bytes: [UInt8], name: String, ignoring: Set<String> = []) throws -> [UInt8] {
+        LibXML2.initialized
         let options = Int32(XML_PARSE_NOBLANKS.rawValue | XML_PARSE_NONET.rawValue)
         guard let doc = bytes.withUnsafeBufferPointer({ buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {

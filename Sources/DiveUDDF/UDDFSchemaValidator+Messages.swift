@@ -37,7 +37,7 @@ enum SchemaMessage {
     ///   explaining why the root is not declared.
     static func explain(code error: Int, message raw: String, rootNamespace: String?) -> (code: String, message: String) {
         let code = code(for: error, message: raw)
-        var text = raw.replacingAll("{\(UDDFSchemaValidator.namespace)}", with: "").trimmingXMLSpace()
+        var text = raw.replacing("{\(UDDFSchemaValidator.namespace)}", with: "").trimmingXMLSpace()
         if text.hasSuffix(".") { text.removeLast() }
 
         // "Element 'NAME'[, attribute 'ATTR']: REST"
@@ -117,7 +117,7 @@ enum SchemaMessage {
     private static func expected(_ rest: Substring, lead: String) -> String {
         guard let expected = rest.firstRange(of: "Expected is"),
               let open = rest[expected.upperBound...].firstIndex(of: "("), let close = rest.lastIndex(of: ")"), open < close else { return "" }
-        let names = rest[rest.index(after: open)..<close].split(separator: ",").map { $0.xmlTrimmed() }.filter { !$0.isEmpty }
+        let names = rest[rest.index(after: open)..<close].split(separator: ",").map { String($0).trimmingXMLSpace() }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return "" }
         let list = names.map { $0.hasPrefix("##") ? "an element \($0)" : "<\($0)>" }.joined(separator: ", ")
         return lead + (names.count == 1 ? list : "one of \(list)")
@@ -134,22 +134,5 @@ enum SchemaMessage {
     private static func lowercasingFirst(_ s: Substring) -> String {
         guard let first = s.first else { return "" }
         return first.lowercased() + s.dropFirst()
-    }
-}
-
-extension StringProtocol {
-    fileprivate func xmlTrimmed() -> String { String(self).trimmingXMLSpace() }
-
-    /// Every occurrence of `target` replaced with `replacement`.
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        var out = ""
-        var rest = self[...]
-        while let r = rest.firstRange(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        out += rest
-        return out
     }
 }

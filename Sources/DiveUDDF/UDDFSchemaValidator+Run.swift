@@ -360,13 +360,3 @@ private func isName(_ p: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
     }
     return p[i] == 0
 }
-
-/// `bytes` without leading and trailing XML whitespace.
-private func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-    guard var start = bytes.baseAddress else { return bytes }
-    var end = start + bytes.count
-    func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-    while start < end, space(start.pointee) { start += 1 }
-    while end > start, space((end - 1).pointee) { end -= 1 }
-    return UnsafeBufferPointer(start: start, count: end - start)
-}

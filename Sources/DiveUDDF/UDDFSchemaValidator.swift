@@ -67,7 +67,7 @@ public final class UDDFSchemaValidator {
     /// Compiles the embedded UDDF 3.2.2 schema.
     /// - Throws: a ``DiveError`` (`uddf.schema.compile`) if libxml2 cannot compile it.
     public init() throws {
-        xmlInitParser()
+        LibXML2.initialized
         let log = MessageLog()
         let logPointer = Unmanaged.passUnretained(log).toOpaque()
         var text = Self.xsdText

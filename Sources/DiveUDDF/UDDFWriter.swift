@@ -488,7 +488,7 @@ public final class UDDFWriter {
 
     /// The exact decimal a `Double` reads as (its shortest round-tripping text), without
     /// trailing zeros, so that its text is plain (`0.012`, `22000000`, `284.65`).
-    func decimal(_ v: Double) -> DecimalNumber? { v.isFinite ? DecimalNumber(v.description)?.normalized() : nil }
+    func decimal(_ v: Double) -> DecimalNumber? { DecimalNumber(v) }
 
 
     func number(_ v: Double) -> DecimalNumber { decimal(v) ?? DecimalNumber(0) }

@@ -27,11 +27,8 @@ struct XMLAttributes {
         guard let base else { return nil }
         for i in 0..<count {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
-            guard var start = base[i * 5 + 3], var end = base[i * 5 + 4] else { return UnsafeBufferPointer(start: nil, count: 0) }
-            func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-            while start < end, space(start.pointee) { start += 1 }
-            while end > start, space((end - 1).pointee) { end -= 1 }
-            return UnsafeBufferPointer(start: start, count: end - start)
+            guard let start = base[i * 5 + 3], let end = base[i * 5 + 4] else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return trimmed(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil
     }
@@ -48,6 +45,16 @@ struct XMLAttributes {
         }
         return nil
     }
+}
+
+/// `bytes` without leading and trailing XML whitespace (space, tab, CR, LF).
+func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    guard var start = bytes.baseAddress else { return bytes }
+    var end = start + bytes.count
+    func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    while start < end, space(start.pointee) { start += 1 }
+    while end > start, space((end - 1).pointee) { end -= 1 }
+    return UnsafeBufferPointer(start: start, count: end - start)
 }
 
 /// Compares a NUL-terminated byte string with an ASCII name, ignoring case.
@@ -153,6 +160,7 @@ final class XMLPushParser {
     }
 
     private func createContext() throws {
+        LibXML2.initialized
         var sax = xmlSAXHandler()
         sax.initialized = umilog_sax2_magic()
         sax.startElementNs = { ctx, localName, _, _, _, _, nbAttributes, _, attributes in
