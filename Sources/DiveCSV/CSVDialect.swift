@@ -33,8 +33,6 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
 
     /// The header's record number in the file (1-based, preamble included); `nil` without one.
     public var headerRecord: Int? { hasHeader ? preambleRecords + 1 : nil }
-    /// The line the table starts on (its header, or its first row).
-    public var tableLine: Int { preambleLines + 1 }
 
     /// The delimiter's name: `comma`, `semicolon`, `tab`, `pipe`.
     public var delimiterName: String { Self.name(of: delimiter) }

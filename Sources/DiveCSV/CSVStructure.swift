@@ -84,10 +84,12 @@ struct CSVStructureChecker {
         index < columns.count && !columns[index].isEmpty ? columns[index] : String(index + 1)
     }
 
-    private mutating func report(_ diagnostic: Diagnostic) {
-        let n = perCode[diagnostic.code, default: 0] + 1
-        perCode[diagnostic.code] = n
-        if n <= Self.limitPerCode { diagnostics.append(diagnostic) }
+    /// Counts a problem of `code`; true while the code is under ``limitPerCode``, so that
+    /// the message is built only for the problems kept (a file whose every row is ragged
+    /// would otherwise build a sentence per row).
+    private mutating func keeps(_ code: String) -> Bool {
+        perCode[code, default: 0] += 1
+        return perCode[code]! <= Self.limitPerCode
     }
 
     /// Checks the record `tokenizer` has just read.
@@ -95,8 +97,9 @@ struct CSVStructureChecker {
         if !encodingReported, let offset = tokenizer.windows1252Offset, tokenizer.recordOffsets.upperBound > offset {
             encodingReported = true
             let place = tokenizer.lineAndColumn(ofOffset: offset)
-            report(Diagnostic(.note, "csv.encoding-fallback", "the file is not UTF-8 from here on; read as Windows-1252",
-                              at: SourceLocation(file: file, line: place?.line, column: place?.column)))
+            if keeps("csv.encoding-fallback") {
+                diagnostics.append(Diagnostic(.note, "csv.encoding-fallback", "the file is not UTF-8 from here on; read as Windows-1252", at: SourceLocation(file: file, line: place?.line, column: place?.column)))
+            }
         }
         let inPreamble = tokenizer.row <= dialect.preambleRecords
         let row = tokenizer.row - dialect.preambleRecords
@@ -105,15 +108,17 @@ struct CSVStructureChecker {
                                     row: inPreamble ? nil : row, field: inPreamble ? nil : columnName(issue.field))
             switch issue.kind {
             case .unterminatedQuote:
-                report(Diagnostic(.error, "csv.unterminated-quote",
-                                  "\(inPreamble ? "a" : "row \(row): a") quote opened here is never closed; the rest of the file was read as one field",
-                                  at: at))
+                if keeps("csv.unterminated-quote") {
+                    diagnostics.append(Diagnostic(.error, "csv.unterminated-quote", "\(inPreamble ? "a" : "row \(row): a") quote opened here is never closed; the rest of the file was read as one field", at: at))
+                }
             case .strayQuote where !inPreamble:
-                report(Diagnostic(.warning, "csv.stray-quote",
-                                  "row \(row): a quote inside an unquoted field; read as a literal \"", at: at))
+                if keeps("csv.stray-quote") {
+                    diagnostics.append(Diagnostic(.warning, "csv.stray-quote", "row \(row): a quote inside an unquoted field; read as a literal \"", at: at))
+                }
             case .textAfterClosingQuote where !inPreamble:
-                report(Diagnostic(.warning, "csv.stray-quote",
-                                  "row \(row): text follows the closing quote of a quoted field; read as part of the field", at: at))
+                if keeps("csv.stray-quote") {
+                    diagnostics.append(Diagnostic(.warning, "csv.stray-quote", "row \(row): text follows the closing quote of a quoted field; read as part of the field", at: at))
+                }
             default:
                 break
             }
@@ -133,13 +138,14 @@ struct CSVStructureChecker {
                 shortRows += 1
                 if firstShortRow == nil { firstShortRow = (row, tokenizer.line, count) }
             } else {
-                report(Diagnostic(.error, "csv.ragged-row",
-                                  "row \(row) has \(count) field\(count == 1 ? "" : "s") where the \(dialect.hasHeader ? "header" : "table") has \(width)",
-                                  at: SourceLocation(file: file, line: tokenizer.line, row: row)))
+                if keeps("csv.ragged-row") {
+                    diagnostics.append(Diagnostic(.error, "csv.ragged-row", "row \(row) has \(count) field\(count == 1 ? "" : "s") where the \(dialect.hasHeader ? "header" : "table") has \(width)", at: SourceLocation(file: file, line: tokenizer.line, row: row)))
+                }
             }
         }
         let mark = dialect.decimalMark
-        var sampleFrom: Int?
+        // Columns whose value here is not a number, while they have room for a sample.
+        var toSample: [Int] = []
         numbers.withUnsafeMutableBufferPointer { numbers in
             others.withUnsafeMutableBufferPointer { others in
                 for column in 0..<min(count, width) {
@@ -150,19 +156,17 @@ struct CSVStructureChecker {
                         numbers[column] += 1
                     case false?:
                         others[column] += 1
-                        if others[column] <= Self.samplesPerColumn && sampleFrom == nil { sampleFrom = column }
+                        if others[column] <= Self.samplesPerColumn { toSample.append(column) }
                     }
                 }
             }
         }
-        if let sampleFrom { keepSamples(tokenizer, from: sampleFrom, row: row) }
+        if !toSample.isEmpty { keepSamples(tokenizer, columns: toSample, row: row) }
     }
 
-    /// Keeps the values of the current record that are not numbers, for columns with room.
-    private mutating func keepSamples(_ tokenizer: CSVTokenizer, from first: Int, row: Int) {
-        for column in first..<min(tokenizer.fieldCount, width) where samples[column].count < Self.samplesPerColumn {
-            guard tokenizer.withFieldBytes(column, { CSVValueShape.isNumber($0, decimalMark: dialect.decimalMark) }) == false
-            else { continue }
+    /// Keeps the current record's values in `columns` (ones that are not numbers).
+    private mutating func keepSamples(_ tokenizer: CSVTokenizer, columns: [Int], row: Int) {
+        for column in columns {
             var value = tokenizer.string(at: column)
             if value.count > 60 { value = String(value.prefix(57)) + "…" }
             samples[column].append((row, tokenizer.line, value))
@@ -172,7 +176,9 @@ struct CSVStructureChecker {
     /// The report, once every record has been checked.
     mutating func finish(encoding: CSVEncoding) -> CSVStructureReport {
         if !sawTable {
-            report(Diagnostic(.error, "csv.empty", "the file holds no rows", at: SourceLocation(file: file)))
+            if keeps("csv.empty") {
+                diagnostics.append(Diagnostic(.error, "csv.empty", "the file holds no rows", at: SourceLocation(file: file)))
+            }
         }
         if let first = firstShortRow {
             let others = shortRows - 1
@@ -180,8 +186,9 @@ struct CSVStructureChecker {
                 ? "row \(first.row) ends early, after a delimiter (\(first.fields) of \(width) fields); its missing fields are read as empty"
                 : "row \(first.row) and \(others) more row\(others == 1 ? "" : "s") end early, after a delimiter "
                     + "(row \(first.row) has \(first.fields) of \(width) fields); their missing fields are read as empty"
-            report(Diagnostic(.warning, "csv.short-row", message,
-                              at: SourceLocation(file: file, line: first.line, row: first.row)))
+            if keeps("csv.short-row") {
+                diagnostics.append(Diagnostic(.warning, "csv.short-row", message, at: SourceLocation(file: file, line: first.line, row: first.row)))
+            }
         }
         let markName = dialect.decimalMark == UInt8(ascii: ",") ? ", written with a decimal comma" : ""
         for column in 0..<width where others[column] > 0 && numbers[column] * 10 >= (numbers[column] + others[column]) * 9 {
@@ -192,8 +199,9 @@ struct CSVStructureChecker {
                 if k == samples.count - 1 && others[column] > samples.count {
                     message += "; \(others[column] - samples.count) more values in the column are not numbers either"
                 }
-                report(Diagnostic(.warning, "csv.type-mismatch", message,
-                                  at: SourceLocation(file: file, line: sample.line, row: sample.row, field: columnName(column))))
+                if keeps("csv.type-mismatch") {
+                    diagnostics.append(Diagnostic(.warning, "csv.type-mismatch", message, at: SourceLocation(file: file, line: sample.line, row: sample.row, field: columnName(column))))
+                }
             }
         }
         var ordered = diagnostics.enumerated().sorted {

@@ -74,7 +74,7 @@ public struct ValidationReport: Sendable {
 ///   notes, with the ``ModelChecker`` over every dive;
 /// - DiveJSON: the DiveJSON 1.0 schema and the spec's §3 rules (every issue an error),
 ///   then the model checks on a document without errors;
-/// - CSV: ``csvDiagnostics(path:displayName:)``.
+/// - CSV: DiveCSV's ``checkCSVStructure(path:displayName:)``.
 ///
 /// A file of another kind met in a directory is skipped (listed in `skipped`), and so is
 /// JSON that does not name itself DiveJSON; named explicitly, a file that is not a dive log
@@ -135,11 +135,6 @@ private func notADiveLog(_ e: DiveError) -> DiveError {
     return DiveError(e.code, "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: e.location)
 }
 
-/// Structural checks of a CSV file (DiveCSV's dialect sniffing and row-by-row checks). It may throw
-/// a ``DiveError`` for a file it cannot read (the file is then not checked).
-public func csvDiagnostics(path: String, displayName: String? = nil) throws -> [Diagnostic] {
-    try checkCSVStructure(path: path, displayName: displayName ?? path).diagnostics
-}
 
 /// Checks one file of a known format; keeps the validators, each compiled once, for the
 /// next file.
@@ -158,7 +153,7 @@ final class FileChecker {
             switch format {
             case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
             case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
-            case .csv, .csvProfile: result.diagnostics = try csvDiagnostics(path: path, displayName: displayName)
+            case .csv, .csvProfile: result.diagnostics = try checkCSVStructure(path: path, displayName: displayName).diagnostics
             }
         } catch let e as DiveError where !e.code.hasPrefix("io.") {
             // What stops a validator part-way is a problem with the content, like any other.

@@ -64,7 +64,8 @@ public func renderGitHubAnnotation(_ d: Diagnostic) -> String {
 public func renderSARIF(_ report: ValidationReport) -> String {
     var rules: [String] = []
     var ruleIndex: [String: Int] = [:]
-    for d in report.diagnostics where ruleIndex[d.code] == nil {
+    let diagnostics = report.diagnostics
+    for d in diagnostics where ruleIndex[d.code] == nil {
         ruleIndex[d.code] = rules.count
         rules.append(d.code)
     }
@@ -91,7 +92,7 @@ public func renderSARIF(_ report: ValidationReport) -> String {
     out.endObject()  // driver
     out.endObject()  // tool
     out.key("results"); out.beginArray()
-    for d in report.diagnostics {
+    for d in diagnostics {
         out.beginObject()
         member("ruleId", d.code)
         out.key("ruleIndex"); out.integer(ruleIndex[d.code]!)

@@ -66,10 +66,10 @@ enum SchemaMessage {
             return (code, "the root \(element) has no namespace (UDDF 3.2 needs xmlns=\"\(UDDFSchemaValidator.namespace)\"), so \(schema)")
         }
         if rest.hasPrefix("This element is not expected") {
-            return (code, "\(element) is not expected here\(expected(rest, lead: "; expected "))")
+            return (code, "\(element) is not expected here\(expected(rest))")
         }
         if rest.hasPrefix("Missing child element(s)") {
-            return (code, "\(element) ends without a child it requires\(expected(rest, lead: "; expected "))")
+            return (code, "\(element) ends without a child it requires\(expected(rest))")
         }
         if let quoted = between(rest, "The attribute '", "' is required but missing") {
             return (code, "\(element) lacks its required attribute \(quoted)")
@@ -114,13 +114,13 @@ enum SchemaMessage {
 
     /// `; expected <a>` or `; expected one of <a>, <b>` from libxml2's `Expected is ( a )`
     /// or `Expected is one of ( a, b )`; empty when it names nothing.
-    private static func expected(_ rest: Substring, lead: String) -> String {
+    private static func expected(_ rest: Substring) -> String {
         guard let expected = rest.firstRange(of: "Expected is"),
               let open = rest[expected.upperBound...].firstIndex(of: "("), let close = rest.lastIndex(of: ")"), open < close else { return "" }
         let names = rest[rest.index(after: open)..<close].split(separator: ",").map { String($0).trimmingXMLSpace() }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return "" }
         let list = names.map { $0.hasPrefix("##") ? "an element \($0)" : "<\($0)>" }.joined(separator: ", ")
-        return lead + (names.count == 1 ? list : "one of \(list)")
+        return "; expected " + (names.count == 1 ? list : "one of \(list)")
     }
 
     /// The text between `prefix` (at the start of `s`) and the next `suffix`.
