@@ -201,6 +201,9 @@ final class OutputBuilder {
     private let format: FileFormat
     private let destination: String?
     private let body: AtomicFile
+    /// For the formats written through a spool (their end decides their start): the output
+    /// file, created up front so that an unwritable destination fails before any reading.
+    private var final: AtomicFile?
     private var summary: CSVSummaryWriter?
     private var profile: CSVProfileWriter?
     private var json: DiveJSONWriter?
@@ -221,16 +224,15 @@ final class OutputBuilder {
             summary = CSVSummaryWriter(sink: body.sink, units: units)
         case .csvProfile:
             body = try AtomicFile(destination: nil)
+            final = try destination.map { try AtomicFile(destination: $0) }
             profile = CSVProfileWriter(body: body.sink, units: units)
         case .json:
             body = try AtomicFile(destination: destination)
             json = DiveJSONWriter(sink: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
         case .uddf:
             body = try AtomicFile(destination: nil)
+            final = try destination.map { try AtomicFile(destination: $0) }
             uddf = UDDFWriter(body: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
-        default:
-            throw DiveError("format.unsupported-output", "writing \(format) is not supported yet (supported: \(FileFormat.writable.map(\.rawValue).joined(separator: ", ")))",
-                            at: SourceLocation(file: destination ?? "-"))
         }
     }
 
@@ -250,7 +252,6 @@ final class OutputBuilder {
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
         if let uddf {
-            let final = try destination.map { try AtomicFile(destination: $0) }
             let target: ByteSink = final?.sink ?? standardOutput
             try uddf.finish(header: header, to: target) { consume in
                 try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
@@ -271,11 +272,7 @@ final class OutputBuilder {
         }
         guard let profile else { return }
         try profile.finish()
-        let final = destination.map { _ in try? AtomicFile(destination: destination) } ?? nil
         let target: ByteSink = final?.sink ?? standardOutput
-        if destination != nil && final == nil {
-            throw DiveError("io.create", "cannot create the output file", at: SourceLocation(file: destination))
-        }
         try profile.headerRow().withUnsafeBytes { try target.write($0) }
         if profile.needsPadding {
             var padder = CSVRowPadder(fields: profile.fieldCount, sink: target)

@@ -17,8 +17,6 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// Formats `convert` can read today.
     public static let readable: [FileFormat] = [.uddf, .json]
-    /// Formats `convert` can write today.
-    public static let writable: [FileFormat] = [.csv, .csvProfile, .json, .uddf]
 }
 
 /// Opens a streaming reader for `path` in `format`.

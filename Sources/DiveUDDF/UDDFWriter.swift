@@ -55,9 +55,15 @@ public final class UDDFWriter {
         return findings
     }
 
+    /// The line the dive being written starts on in its source, for its findings.
+    private var diveLine: Int?
+
     func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String) {
-        findings.append(Finding(kind, code, message, at: SourceLocation(path: path)))
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: diveFile, line: diveLine, path: path)))
     }
+
+    /// The source file of the dive being written (a writer's finding is about its input).
+    private var diveFile: String?
 
     /// One `dropped` finding naming every member of a record that is present and has no UDDF
     /// element (`what` says whose, e.g. "of a site").
@@ -70,6 +76,9 @@ public final class UDDFWriter {
     /// Writes one dive to the spool.
     public func write(_ dive: Dive, header: LogbookHeader) throws {
         let dropped = out.droppedCharacters
+        diveLine = dive.provenance?.line
+        diveFile = dive.provenance?.file
+        defer { diveLine = nil; diveFile = nil }
         writeDive(dive, header: header, into: &out)
         if out.droppedCharacters > dropped {
             report(.dropped, "uddf.character-not-xml", "\(out.droppedCharacters - dropped) control character(s) XML cannot hold were left out of the text", "dives/\(divesWritten)")

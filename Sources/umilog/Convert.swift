@@ -16,7 +16,7 @@ struct Convert: ParsableCommand {
     @Argument(help: "Input files (- for standard input).")
     var inputs: [String]
 
-    @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample) or json (DiveJSON 1.0).")
+    @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample), json (DiveJSON 1.0) or uddf (UDDF 3.2.2).")
     var to: FileFormat
 
     @Option(help: "Input format, instead of sniffing it (uddf or json).")
@@ -35,9 +35,6 @@ struct Convert: ParsableCommand {
     var allFindings = false
 
     func validate() throws {
-        guard FileFormat.writable.contains(to) else {
-            throw ValidationError("--to \(to) is not supported yet; use one of: \(FileFormat.writable.map(\.rawValue).joined(separator: ", "))")
-        }
         if let from, !FileFormat.readable.contains(from) {
             throw ValidationError("--from \(from) is not supported yet; use one of: \(FileFormat.readable.map(\.rawValue).joined(separator: ", "))")
         }

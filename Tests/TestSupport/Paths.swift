@@ -39,10 +39,18 @@ public enum Paths {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }
 
-    /// A fresh empty directory for one test.
+    /// A fresh empty directory for one test, inside one directory for the whole test run
+    /// that is removed when the process exits.
     public static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "umilog-test-" + UUID().uuidString
+        let path = testRunDirectory + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    private static let testRunDirectory: String = {
+        atexit { try? FileManager.default.removeItem(atPath: Paths.runDirectoryName) }
+        return runDirectoryName
+    }()
+
+    fileprivate static var runDirectoryName: String { NSTemporaryDirectory() + "umilog-tests-\(getpid())" }
 }
