@@ -107,9 +107,17 @@ measure() {
         measure "umilog convert FILE --to csv" "$bytes" "$UMILOG" convert "$file" --to csv -o "$DATA/out.csv"
         measure "umilog convert FILE --to csv-profile" "$bytes" "$UMILOG" convert "$file" --to csv-profile -o "$DATA/out-profile.csv"
         measure "umilog convert FILE --to json" "$bytes" "$UMILOG" convert "$file" --to json -o "$DATA/out.divejson"
+        measure "umilog convert FILE --to uddf" "$bytes" "$UMILOG" convert "$file" --to uddf -o "$DATA/out.uddf"
         measure "umilog inspect FILE" "$bytes" "$UMILOG" inspect "$file"
         measure "xmllint --stream --noout --schema uddf_3.2.2.xsd FILE" "$bytes" xmllint --stream --noout --schema schemas/uddf_3.2.2.xsd "$file"
         measure "umilog validate FILE" "$bytes" "$UMILOG" validate "$file"
     done
+    # What the last (largest) logbook's conversions wrote: its DiveJSON read back (the DiveJSON
+    # reader holds the document), and its profile CSV checked row by row against a byte scan.
+    bytes=$(stat -c %s "$DATA/out.divejson")
+    measure "umilog convert FILE.divejson --to csv" "$bytes" "$UMILOG" convert "$DATA/out.divejson" --to csv -o "$DATA/out-back.csv"
+    bytes=$(stat -c %s "$DATA/out-profile.csv")
+    measure "wc -l FILE.csv (a byte scan)" "$bytes" wc -l "$DATA/out-profile.csv"
+    measure "umilog validate FILE.csv" "$bytes" "$UMILOG" validate "$DATA/out-profile.csv"
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2
