@@ -19,9 +19,13 @@ public struct ConvertOptions: Sendable {
     public var units: UnitSystem
     /// The `exported_at` of DiveJSON output; `nil` for now (see ``exportTimestamp()``).
     public var exportedAt: String?
+    /// How UDDF output spells a dive logged with a date and no time.
+    public var dateOnlyStart: DateOnlyStart
 
-    public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil) {
+    public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil,
+                dateOnlyStart: DateOnlyStart = .bare) {
         self.to = to; self.from = from; self.output = output; self.units = units; self.exportedAt = exportedAt
+        self.dateOnlyStart = dateOnlyStart
     }
 }
 
@@ -77,7 +81,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
             }
             used[destination] = input
             do {
-                let output = try OutputBuilder(format: options.to, units: options.units, destination: destination, exportedAt: options.exportedAt)
+                let output = try OutputBuilder(options, destination: destination)
                 read(input, options: options, into: output, report: &r)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
@@ -96,7 +100,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
     }
     let destination = options.output == "-" ? nil : options.output
     do {
-        let output = try OutputBuilder(format: options.to, units: options.units, destination: destination, exportedAt: options.exportedAt)
+        let output = try OutputBuilder(options, destination: destination)
         for input in inputs {
             var r = InputReport(path: input)
             read(input, options: options, into: output, report: &r)
@@ -214,7 +218,8 @@ final class OutputBuilder {
     private(set) var header = LogbookHeader()
     private let units: UnitSystem
 
-    init(format: FileFormat, units: UnitSystem, destination: String?, exportedAt: String? = nil) throws {
+    init(_ options: ConvertOptions, destination: String?) throws {
+        let (format, units, exportedAt) = (options.to, options.units, options.exportedAt)
         self.format = format
         self.destination = destination
         self.units = units
@@ -233,6 +238,7 @@ final class OutputBuilder {
             body = try AtomicFile(destination: nil)
             final = try destination.map { try AtomicFile(destination: $0) }
             uddf = UDDFWriter(body: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
+            uddf?.dateOnlyStart = options.dateOnlyStart
         }
     }
 

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 @_exported import DiveCSV
+@_exported import enum DiveUDDF.DateOnlyStart
 import DiveJSON
 import DiveUDDF
 

@@ -44,9 +44,14 @@ extension UDDFWriter {
                 report(.dropped, "uddf.device-dive-number-not-positive", "the computer's dive counter \(n) is not written: UDDF's <internaldivenumber> is a positive integer", path)
             }
         }
-        x.element("datetime", start.description)
-        if start.time == nil {
-            report(.resolved, "uddf.date-only-start", "the dive was logged with a date and no time: written as the bare date UDDF's documentation allows (a time would be invented); strict XSD validators expect a time here", path)
+        if start.time == nil, dateOnlyStart == .midnight {
+            x.element("datetime", "\(start.date)T00:00:00")
+            report(.resolved, "uddf.date-only-start-midnight", "the dive was logged with a date and no time: written as midnight (--date-only-start midnight), which reads back as a dive that began at 00:00", path)
+        } else {
+            x.element("datetime", start.description)
+            if start.time == nil {
+                report(.resolved, "uddf.date-only-start", "the dive was logged with a date and no time: written as the bare date UDDF's documentation allows (a time would be invented); strict XSD validators expect a time here (--date-only-start midnight writes 00:00 instead)", path)
+            }
         }
         if let t = d.airTemperature, let k = decimal(t).flatMap(kelvin) {
             x.element("airtemperature", k)
@@ -173,13 +178,14 @@ extension UDDFWriter {
     private func reportRecording(_ r: Recording, path: String) {
         let p = r.profile
         reportUncarried("uddf.recording-member-not-carried", nil, [
-            ("device firmware", r.device?.firmware != nil), ("salinity", r.salinity != nil),
-            ("CNS/OTU readouts", r.cnsStart != nil || r.cnsEnd != nil || r.otuStart != nil || r.otuEnd != nil),
+            ("device.firmware", r.device?.firmware != nil), ("salinity", r.salinity != nil),
+            ("cns_start", r.cnsStart != nil), ("cns_end", r.cnsEnd != nil), ("otu_start", r.otuStart != nil), ("otu_end", r.otuEnd != nil),
             ("source_files", !r.sourceFiles.isEmpty), ("started_at", r.startedAt != nil),
             ("deco_model (UDDF's <decomodel> requires a tissue table)", r.decoModel.map { !$0.isEmpty } ?? false),
-            ("gauge mode", r.mode == .gauge), ("ceiling", p?.ceiling != nil), ("tts", p?.tts != nil),
-            ("surface_gradient_factor", p?.surfaceGradientFactor != nil), ("profile extensions", p?.extensions != nil),
-            ("extensions", r.extensions != nil || r.device?.extensions != nil),
+            ("mode gauge", r.mode == .gauge), ("profile.ceiling", p?.ceiling != nil), ("profile.tts", p?.tts != nil),
+            ("profile.surface_gradient_factor", p?.surfaceGradientFactor != nil), ("profile.extensions", p?.extensions != nil),
+            ("device.extensions", r.device?.extensions != nil),
+            ("extensions", r.extensions != nil),
         ], path)
     }
 
@@ -212,8 +218,10 @@ extension UDDFWriter {
     /// this dive must link.
     private func recordDevices(_ d: Dive, header: LogbookHeader, path: String) -> [Int] {
         var links: [Int] = []
+        /// The element each recording's computer is written on, by recording.
+        var elements: [ComputerElement?] = []
         for r in d.recordings {
-            guard let device = r.device, !device.isEmpty else { continue }
+            guard let device = r.device, !device.isEmpty else { elements.append(nil); continue }
             var index = deviceRecords.firstIndex { Self.sameComputer($0.device, device) }
             if index == nil {
                 var record = DeviceRecord(device: device)
@@ -225,14 +233,34 @@ extension UDDFWriter {
                 index = deviceRecords.count - 1
             }
             let i = index!
-            if let g = deviceRecords[i].gearUUID, d.gearUUIDs.contains(g) { continue }
+            if let g = deviceRecords[i].gearUUID, d.gearUUIDs.contains(g) { elements.append(.gear(g)); continue }
             if deviceRecords[i].number == nil {
                 deviceRecords[i].number = devicesNumbered
                 devicesNumbered += 1
             }
-            if let n = deviceRecords[i].number, !links.contains(n) { links.append(n) }
+            let n = deviceRecords[i].number!
+            elements.append(.device(n))
+            if !links.contains(n) { links.append(n) }
+        }
+        // A reader gives the profile to the first computer the dive links (`docs/uddf-writing.md`
+        // names the two shapes where that is not the primary recording's, reported against the dive).
+        let computers = Set(header.gear.lazy.filter { $0.type == .computer }.map(\.uuid))
+        let firstLinked = d.gearUUIDs.first { computers.contains($0) }.map(ComputerElement.gear) ?? links.first.map(ComputerElement.device)
+        if let primary = elements.first ?? nil, let firstLinked, firstLinked != primary {
+            if elements.dropFirst().contains(firstLinked) {
+                report(.dropped, "uddf.recordings-reordered", "the dive reaches its computers in another order than its recordings, so they come back reordered, the profile on another computer", "\(path)/recordings/0")
+            } else {
+                let name = { () -> String in if case .gear(let g) = firstLinked, let n = header.gear.first(where: { $0.uuid == g })?.name { return " \"\(n)\"" }; return "" }()
+                report(.dropped, "uddf.linked-computer-first", "the dive links the computer\(name) before the one that recorded it, so the profile and the dive counter come back on that computer", "\(path)/recordings/0")
+            }
         }
         return links
+    }
+
+    /// Where a recording's computer is written: the gear item it folded into, or `device-<n>`.
+    enum ComputerElement: Equatable {
+        case gear(String)
+        case device(Int)
     }
 
     private static func fold(_ s: String?) -> String? { s.map { $0.trimmingXMLSpace().lowercased() } }

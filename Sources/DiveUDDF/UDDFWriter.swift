@@ -40,6 +40,9 @@ public final class UDDFWriter {
     var guides: [GuideKey: Int] = [:]
     var guideOrder: [GuideKey] = []
 
+    /// How a dive logged with a date and no time is written.
+    public var dateOnlyStart: DateOnlyStart = .bare
+
     /// - Parameters:
     ///   - body: where the dives are spooled until ``finish(header:to:replayingBody:)``.
     ///   - exportedAt: the `<generator><datetime>`, when the source states no export time.
@@ -166,7 +169,7 @@ public final class UDDFWriter {
             report(.dropped, "uddf.species-not-carried", "species \(s.scientificName ?? s.commonName ?? s.uuid) is not written: UDDF files a species under a class DiveJSON does not record", "species/\(i)")
         }
         if h.extensions != nil {
-            report(.dropped, "uddf.extensions-not-carried", "the document's extensions have no place in UDDF", "$")
+            report(.dropped, "uddf.extensions-not-carried", "the document's extensions have no place in UDDF", "extensions")
         }
     }
 
@@ -217,6 +220,9 @@ public final class UDDFWriter {
             writeContactDetails(phone: p.phone, email: p.email, website: nil, into: &x)
             writeNotes(p.notes, path: "people/\(i)", into: &x)
             x.close("buddy")
+            reportUncarried("uddf.person-member-not-carried", "of a person", [
+                ("created_at", p.createdAt != nil), ("extensions", p.extensions != nil),
+            ], "people/\(i)")
         }
         x.close("diver")
     }
@@ -376,6 +382,9 @@ public final class UDDFWriter {
                 report(.dropped, "uddf.contact-roles-not-carried", "the contact's roles (\(c.roles.map(\.rawValue).joined(separator: ", ")))  have no element; a reader takes them from where the contact is written", "contacts/\(i)")
             }
             if c.position != nil { report(.dropped, "uddf.contact-position-not-carried", "a contact's position has no UDDF element", "contacts/\(i)") }
+            reportUncarried("uddf.contact-member-not-carried", "of a contact", [
+                ("created_at", c.createdAt != nil), ("extensions", c.extensions != nil),
+            ], "contacts/\(i)")
             guard c.roles != [.shop] else { continue }
             let own = guideOrder.enumerated().filter { $0.element.contact == c.uuid }.map { ($0.offset, $0.element.person) }
             writeContactBody(c, element: "divebase", id: "contact-\(c.uuid)", guides: own, into: &x)
@@ -467,6 +476,9 @@ public final class UDDFWriter {
             }
             x.close("trip")
             if !t.people.isEmpty { report(.dropped, "uddf.trip-people-not-carried", "a trip's people have no UDDF element", path) }
+            reportUncarried("uddf.trip-member-not-carried", "of a trip", [
+                ("created_at", t.createdAt != nil), ("extensions", t.extensions != nil),
+            ], path)
         }
         x.close("divetrip")
     }
@@ -609,4 +621,14 @@ struct MixReferenceResolver {
     }
 
     mutating func finish() throws { try flush() }
+}
+
+/// How a dive logged with a date and no time of day is written as UDDF's `<datetime>`.
+public enum DateOnlyStart: String, Sendable, CaseIterable {
+    /// The bare date, as UDDF's documentation allows and `docs/uddf-writing.md` prescribes:
+    /// nothing invented, though a strict XSD validator refuses the spelling (`xs:dateTime`).
+    case bare
+    /// Midnight of that day, so that the file passes a strict XSD validator; reported per
+    /// dive, since the time is the writer's, and it reads back as a dive that began at midnight.
+    case midnight
 }

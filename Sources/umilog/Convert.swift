@@ -28,6 +28,9 @@ struct Convert: ParsableCommand {
     @Option(help: "Units for tabular output: metric or imperial.")
     var units: UnitSystem = .metric
 
+    @Option(help: ArgumentHelp("How UDDF output writes a dive logged with a date and no time: bare (the date alone, as UDDF's documentation allows; strict XSD validators refuse it) or midnight (00:00, reported per dive).", valueName: "bare|midnight"))
+    var dateOnlyStart: DateOnlyStart = .bare
+
     @Flag(name: .shortAndLong, help: "Print no findings, only errors.")
     var quiet = false
 
@@ -41,7 +44,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let options = ConvertOptions(to: to, from: from, output: output, units: units)
+        let options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)
         let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
         var findings: [Finding] = []
         for input in report.inputs {

@@ -40,3 +40,4 @@ struct Umilog: ParsableCommand {
 
 extension FileFormat: ExpressibleByArgument {}
 extension UnitSystem: ExpressibleByArgument {}
+extension DateOnlyStart: ExpressibleByArgument {}

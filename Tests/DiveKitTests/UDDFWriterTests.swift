@@ -73,6 +73,27 @@ struct UDDFWriterTests {
         #expect(Set(back.header.trips.map(\.uuid)) == Set(original.header.trips.map(\.uuid)))
     }
 
+    /// Everything else that differs after the round trip is exactly what the writer reported:
+    /// each difference lies within a record a finding names.
+    @Test(arguments: writerInputs)
+    func everyRoundTripDifferenceIsReported(_ path: String) throws {
+        let original = try readAll(path)
+        let body = MemorySink(), document = MemorySink()
+        let writer = UDDFWriter(body: body, generator: Generator(name: "test"), exportedAt: "2000-01-01T00:00:00Z")
+        for d in original.dives { try writer.write(d, header: original.header) }
+        try writer.finish(header: original.header, to: document) { consume in try body.bytes.withUnsafeBytes(consume) }
+        let findings = writer.takeFindings()
+        let written = try Paths.temporaryDirectory() + "/written.uddf"
+        try Data(document.bytes).write(to: URL(fileURLWithPath: written))
+        let back = try readAll(written)
+        let index = Dictionary(original.dives.enumerated().map { ($1.uuid, $0) }, uniquingKeysWith: { a, _ in a })
+        let differences = try logbookDifferences(original, back, diveIndex: index)
+        let unreported = differences.filter { d in
+            !findings.contains { covers($0, d) } && !isDocumentedGain(d, original: original, back: back, diveIndex: index)
+        }
+        #expect(unreported.isEmpty, "\(unreported.count) unreported: \(unreported.prefix(20))")
+    }
+
     /// What the writer produces validates against the official 3.2.2 XSD. A dive logged with a
     /// date and no time goes out as the bare date (`docs/uddf-writing.md`: a time would be
     /// invented), which the XSD's `xs:dateTime` refuses; as that document prescribes, this
@@ -91,6 +112,21 @@ struct UDDFWriterTests {
             #expect(report.inputs.flatMap(\.findings).contains { $0.code == "uddf.date-only-start" })
         }
         try text.write(toFile: written, atomically: true, encoding: .utf8)
+        let problems = try UDDFSchemaValidator().validate(path: written).filter { $0.severity == .error }
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
+    /// With `--date-only-start midnight` the writer's output passes the XSD as it stands, with
+    /// no widening, and each dive given a midnight is reported.
+    @Test(arguments: writerInputs)
+    func withMidnightStartsTheOutputValidatesStrictly(_ path: String) throws {
+        let written = try Paths.temporaryDirectory() + "/written.uddf"
+        let report = convert(inputs: [path], options: ConvertOptions(to: .uddf, output: written, dateOnlyStart: .midnight), standardOutput: MemorySink())
+        #expect(!report.failed)
+        let findings = report.inputs.flatMap(\.findings)
+        #expect(!findings.contains { $0.code == "uddf.date-only-start" })
+        let dateOnly = try readAll(path).dives.filter { $0.startedAt != nil && $0.startedAt?.time == nil }.count
+        #expect(findings.filter { $0.code == "uddf.date-only-start-midnight" }.count == dateOnly)
         let problems = try UDDFSchemaValidator().validate(path: written).filter { $0.severity == .error }
         #expect(problems.isEmpty, "\(problems.prefix(3))")
     }
@@ -149,5 +185,30 @@ struct UDDFWriterTests {
         #expect(text.contains("<link ref=\"mix-1\" />"))
         // A temperature between two depth readings is a waypoint of its own, with no depth.
         #expect(text.contains("<waypoint>\n            <divetime>0.75</divetime>\n            <temperature>284.65</temperature>"))
+    }
+
+    /// A dive that links an old computer ahead of the one that recorded it comes back with the
+    /// profile on the old one, and the writer says so (`docs/uddf-writing.md`, *Devices*).
+    @Test func aComputerLinkedAheadOfTheRecordingOneIsReported() throws {
+        var header = LogbookHeader()
+        var old = GearItem(uuid: "0198a6f0-0000-7000-8000-0000000000a1", name: "Old")
+        old.type = .computer
+        header.gear = [old]
+        var dive = Dive(uuid: "0198a6f0-0000-7000-8000-000000000002", startedAt: DiveDateTime.parse("2026-01-02T03:04:05+01:00")!.0)
+        dive.maxDepth = 10; dive.submergedTime = 600
+        dive.gearUUIDs = [old.uuid]
+        var device = Device()
+        device.name = "New"
+        dive.recordings = [Recording(device: device)]
+        let body = MemorySink(), out = MemorySink()
+        let writer = UDDFWriter(body: body, generator: Generator(name: "t"), exportedAt: "2026-01-01T00:00:00Z")
+        try writer.write(dive, header: header)
+        try writer.finish(header: header, to: out) { consume in try body.bytes.withUnsafeBytes { try consume($0) } }
+        let finding = try #require(writer.takeFindings().first { $0.code == "uddf.linked-computer-first" })
+        #expect(finding.location.path == "dives/0/recordings/0")
+        let path = try Paths.temporaryDirectory() + "/linked.uddf"
+        try Data(out.bytes).write(to: URL(fileURLWithPath: path))
+        let back = try readAll(path)
+        #expect(back.dives.first?.recordings.first?.device?.name == "Old")
     }
 }
