@@ -17,3 +17,15 @@ public enum TextForms {
         return scheme.first!.isLetter && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 }
+
+extension String {
+    /// The string without leading and trailing whitespace as XML and CSV mean it (space,
+    /// tab, CR, LF).
+    public func trimmingWhitespace() -> String {
+        let u = utf8
+        guard let first = u.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return "" }
+        let last = u.lastIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })!
+        if first == u.startIndex && last == u.index(before: u.endIndex) { return self }
+        return String(self[first...last])
+    }
+}

@@ -21,6 +21,8 @@ public struct ConvertOptions: Sendable {
     public var exportedAt: String?
     /// How UDDF output spells a dive logged with a date and no time.
     public var dateOnlyStart: DateOnlyStart
+    /// What a CSV input does not say (date order, a profile's start, column meanings).
+    public var csv = CSVReadOptions()
 
     public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil,
                 dateOnlyStart: DateOnlyStart = .bare) {
@@ -131,7 +133,7 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
         try withInputFile(input) { path in
             let format = try options.from ?? detectFormat(path: path, displayName: input)
             report.format = format
-            let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input)
+            let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
             while let dive = try reader.next() {
                 try output.write(dive, header: reader.header)
                 report.dives += 1

@@ -17,12 +17,15 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     public var description: String { rawValue }
 
     /// Formats `convert` can read today.
-    public static let readable: [FileFormat] = [.uddf, .json]
+    public static let readable: [FileFormat] = [.uddf, .json, .csv]
 }
 
 /// Opens a streaming reader for `path` in `format`.
-public func openReader(path: String, format: FileFormat, displayName: String? = nil) throws -> any DiveSource {
+public func openReader(path: String, format: FileFormat, displayName: String? = nil,
+                       csv: CSVReadOptions = CSVReadOptions()) throws -> any DiveSource {
     switch format {
+    case .csv, .csvProfile:
+        return try CSVDiveReader(path: path, displayName: displayName, options: csv)
     case .uddf:
         return try UDDFReader(path: path, displayName: displayName)
     case .json:

@@ -100,3 +100,10 @@ public func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
+
+/// Writes `text` to `path` through a temporary file renamed into place.
+public func writeText(_ text: String, to path: String) throws {
+    let file = try AtomicFile(destination: path)
+    try Array(text.utf8).withUnsafeBytes { try file.sink.write($0) }
+    try file.commit()
+}

@@ -220,7 +220,7 @@ extension UDDFState {
         }
         let lower = text.lowercased()
         let digits = lower.prefix { $0.isNumber || $0 == "." }
-        let unit = String(lower.dropFirst(digits.count)).trimmingXMLSpace()
+        let unit = String(lower.dropFirst(digits.count)).trimmingWhitespace()
         if let v = DecimalNumber(String(digits)) {
             switch unit {
             case "m", "meter", "meters", "metre", "metres":

@@ -503,7 +503,7 @@ final class UDDFState: XMLEventHandler {
 
     /// The captured text, trimmed; `nil` when empty (an empty element records nothing).
     func string() -> String? {
-        let s = String(decoding: text, as: UTF8.self).trimmingXMLSpace()
+        let s = String(decoding: text, as: UTF8.self).trimmingWhitespace()
         return s.isEmpty ? nil : s
     }
 
@@ -530,7 +530,7 @@ final class UDDFState: XMLEventHandler {
     private func diveNumber(_ element: String) -> DecimalNumber? {
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         if !isBlank() {
-            let example = String(decoding: text, as: UTF8.self).trimmingXMLSpace()
+            let example = String(decoding: text, as: UTF8.self).trimmingWhitespace()
             let l = line
             if var entry = dive?.badNumbers[element] {
                 entry.count += 1

@@ -37,7 +37,7 @@ enum SchemaMessage {
     ///   explaining why the root is not declared.
     static func explain(code error: Int, message raw: String, rootNamespace: String?) -> (code: String, message: String) {
         let code = code(for: error, message: raw)
-        var text = raw.replacing("{\(UDDFSchemaValidator.namespace)}", with: "").trimmingXMLSpace()
+        var text = raw.replacing("{\(UDDFSchemaValidator.namespace)}", with: "").trimmingWhitespace()
         if text.hasSuffix(".") { text.removeLast() }
 
         // "Element 'NAME'[, attribute 'ATTR']: REST"
@@ -117,7 +117,7 @@ enum SchemaMessage {
     private static func expected(_ rest: Substring) -> String {
         guard let expected = rest.firstRange(of: "Expected is"),
               let open = rest[expected.upperBound...].firstIndex(of: "("), let close = rest.lastIndex(of: ")"), open < close else { return "" }
-        let names = rest[rest.index(after: open)..<close].split(separator: ",").map { String($0).trimmingXMLSpace() }.filter { !$0.isEmpty }
+        let names = rest[rest.index(after: open)..<close].split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return "" }
         let list = names.map { $0.hasPrefix("##") ? "an element \($0)" : "<\($0)>" }.joined(separator: ", ")
         return "; expected " + (names.count == 1 ? list : "one of \(list)")

@@ -77,7 +77,7 @@ public final class UDDFSchemaValidator {
                 defer { xmlSchemaFreeParserCtxt(parserContext) }
                 xmlSchemaSetParserStructuredErrors(parserContext, { ctx, error in
                     guard let ctx, let error, let message = error.pointee.message else { return }
-                    Unmanaged<MessageLog>.fromOpaque(ctx).takeUnretainedValue().messages.append(String(cString: message).trimmingXMLSpace())
+                    Unmanaged<MessageLog>.fromOpaque(ctx).takeUnretainedValue().messages.append(String(cString: message).trimmingWhitespace())
                 }, logPointer)
                 return withExtendedLifetime(log) { xmlSchemaParse(parserContext) }
             }

@@ -263,7 +263,7 @@ extension UDDFWriter {
         case device(Int)
     }
 
-    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingXMLSpace().lowercased() } }
+    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingWhitespace().lowercased() } }
 
     /// Two devices are one computer: equal serials where both have one, else equal labels
     /// (name, else model) with brands that do not disagree. No label, no fold.

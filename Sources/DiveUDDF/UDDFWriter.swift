@@ -484,7 +484,7 @@ public final class UDDFWriter {
     }
 
     private func foldedName(_ s: String) -> String {
-        s.trimmingXMLSpace().lowercased()
+        s.trimmingWhitespace().lowercased()
     }
 
     // MARK: Gases

@@ -20,7 +20,7 @@ enum XMLProblem {
     ///   - openElements: local names of the elements open at that point, outermost first.
     static func parseError(_ e: xmlError, file: String, terminating: Bool,
                            openElements: ArraySlice<UnsafePointer<UInt8>>) -> DiveError {
-        let message = (e.message.map { String(cString: $0) } ?? "XML error").trimmingXMLSpace()
+        let message = (e.message.map { String(cString: $0) } ?? "XML error").trimmingWhitespace()
         // At the end of input, libxml2's push parser reports an unfinished document as
         // "extra content" or an unfinished tag: either way the file stops too early.
         let truncated = terminating && !openElements.isEmpty

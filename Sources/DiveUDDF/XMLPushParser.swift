@@ -41,7 +41,7 @@ struct XMLAttributes {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
             guard let start = base[i * 5 + 3], let end = base[i * 5 + 4] else { return "" }
             let buffer = UnsafeBufferPointer(start: start, count: end - start)
-            return String(decoding: buffer, as: UTF8.self).trimmingXMLSpace()
+            return String(decoding: buffer, as: UTF8.self).trimmingWhitespace()
         }
         return nil
     }
@@ -69,17 +69,6 @@ func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: StaticString)
         i += 1
     }
     return p[i] == 0
-}
-
-extension String {
-    /// The string without leading and trailing XML whitespace (space, tab, CR, LF).
-    func trimmingXMLSpace() -> String {
-        let u = utf8
-        guard let first = u.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return "" }
-        let last = u.lastIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })!
-        if first == u.startIndex && last == u.index(before: u.endIndex) { return self }
-        return String(self[first...last])
-    }
 }
 
 /// One libxml2 push parser, fed from a file descriptor in chunks so that memory stays flat

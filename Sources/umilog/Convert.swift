@@ -19,7 +19,7 @@ struct Convert: ParsableCommand {
     @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample), json (DiveJSON 1.0) or uddf (UDDF 3.2.2).")
     var to: FileFormat
 
-    @Option(help: "Input format, instead of sniffing it (uddf or json).")
+    @Option(help: "Input format, instead of sniffing it (uddf, json or csv).")
     var from: FileFormat?
 
     @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
@@ -30,6 +30,9 @@ struct Convert: ParsableCommand {
 
     @Option(help: ArgumentHelp("How UDDF output writes a dive logged with a date and no time: bare (the date alone, as UDDF's documentation allows; strict XSD validators refuse it) or midnight (00:00, reported per dive).", valueName: "bare|midnight"))
     var dateOnlyStart: DateOnlyStart = .bare
+
+    @OptionGroup(title: "CSV input")
+    var csv: CSVInputOptions
 
     @Flag(name: .shortAndLong, help: "Print no findings, only errors.")
     var quiet = false
@@ -44,7 +47,8 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)
+        var options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)
+        options.csv = try csv.readOptions()
         let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
         var findings: [Finding] = []
         for input in report.inputs {

@@ -16,7 +16,7 @@ struct Umilog: ParsableCommand {
         commandName: "umilog",
         abstract: "Read, convert and check dive logs: UDDF and DiveJSON in; CSV, DiveJSON and UDDF out; CSV checked.",
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self]
+        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self]
     )
 
     /// Exit codes: 0 success, 1 an input failed, 2 bad usage.

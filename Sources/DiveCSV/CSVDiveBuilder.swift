@@ -1,0 +1,450 @@
+import DiveCore
+
+/// Builds one dive from the rows (and preamble values) that describe it.
+struct DiveBuilder {
+    unowned let reader: CSVDiveReader
+    let row: Int
+    let line: Int
+    private var layout: CSVLayout { reader.layout }
+
+    private var dive = Dive(uuid: "", startedAt: nil)
+    private var date: LocalDate?
+    private var time: TimeOfDay?
+    private var offset: UTCOffset?
+    private var parts: [CSVField: Int] = [:]
+    private var id: String?
+    private var siteName: String?
+    private var locationName: String?
+    private var country: String?
+    private var latitude: Double?
+    private var longitude: Double?
+    private var cylinders: [Int: Cylinder] = [:]
+    /// Cylinders a cell listed (`12; 7`), by list position.
+    private var listed: [Int: Cylinder] = [:]
+    private var device = Device()
+    private var deco = DecoModel()
+    private var surfacePressure: Double?
+    private var profile = Profile()
+    private var sampleIndex = 0
+    private var lastTime: Int?
+    private var ambient: [(time: Int, mbar: Double)] = []
+
+    init(reader: CSVDiveReader, row: Int, line: Int) {
+        self.reader = reader; self.row = row; self.line = line
+    }
+
+    // MARK: Input
+
+    mutating func apply(_ metadata: [CSVMetadata]) throws {
+        for m in metadata {
+            let column = CSVColumn(name: m.label, index: -1, meaning: m.meaning, source: .preset)
+            try set(m.meaning, m.value, column: column, row: nil, line: nil)
+        }
+    }
+
+    mutating func applyRow(_ fields: [String], row: Int, line: Int) throws {
+        var sampleTime: Int?
+        if layout.kind == .profile {
+            if let c = layout.column(.sampleTime), c.index < fields.count {
+                let text = fields[c.index]
+                if let s = CSVValues.duration(Substring(text), unit: c.meaning?.unit ?? .seconds, decimalMark: layout.dialect.decimalMark) {
+                    sampleTime = Int((s * 1000).rounded())
+                } else if !text.trimmingWhitespace().isEmpty {
+                    try reader.bad(text, column: c, expected: "a time into the dive", row: row, line: line)
+                }
+                // Poseidon's download tool writes times from 49151 up by mistake (docs/csv-formats.md §1).
+                if let preset = layout.preset, !preset.codes.isEmpty, let s = sampleTime, s >= 49_151_000 { sampleTime = lastTime }
+            } else if let interval = layout.sampleInterval {
+                sampleTime = Int((Double(sampleIndex) * interval * 1000).rounded())
+            }
+            sampleIndex += 1
+            if let t = sampleTime, let last = lastTime, t < last {
+                reader.report(.dropped, "csv.time-backwards", "the sample time goes back (\(t / 1000) s after \(last / 1000) s); the row is not read", row: row, line: line)
+                return
+            }
+            if let t = sampleTime { lastTime = t }
+        }
+        if let preset = layout.preset, !preset.codes.isEmpty {
+            try coded(fields, preset: preset, at: sampleTime, row: row, line: line)
+            return
+        }
+        for c in layout.columns where c.index < fields.count {
+            guard let m = c.meaning, m.field != .ignored else { continue }
+            let text = fields[c.index]
+            if text.trimmingWhitespace().isEmpty { continue }
+            if m.field.isSample {
+                guard m.field != .sampleTime, let t = sampleTime else { continue }
+                try sample(m, text, at: t, column: c, row: row, line: line)
+            } else {
+                try set(m, text, column: c, row: row, line: line)
+            }
+        }
+    }
+
+    private func number(_ text: String, _ c: CSVColumn, expected: String, row: Int?, line: Int?) throws -> (Double, CSVUnit?)? {
+        if let q = CSVValues.quantity(Substring(text), decimalMark: reader.layout.dialect.decimalMark) { return q }
+        if let row, let line { try reader.bad(text, column: c, expected: expected, row: row, line: line) } else {
+            reader.report(.dropped, "csv.bad-value", "\"\(text)\" is not \(expected); left out", column: c.name)
+        }
+        return nil
+    }
+
+    /// `value` in the model's unit: the unit the cell, the column or the file states, else the
+    /// one its size shows, else the field's usual one — the last two reported once per column.
+    private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: CSVColumn, _ m: CSVColumnMeaning, dimension: CSVUnit.Dimension) -> Double? {
+        if let u = cellUnit ?? m.unit ?? layout.defaultUnits[dimension] {
+            guard u.dimension == dimension else {
+                reader.reportColumnOnce(.dropped, "csv.unit-mismatch", c, "the column \"\(c.name)\" states \(u.rawValue), which does not measure what \(m.field.rawValue) holds; its values are not read")
+                return nil
+            }
+            return Self.clean(u.toModel(value))
+        }
+        let (unit, why) = Self.unitBySize(value, m.field, dimension)
+        reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; read as \(unit.rawValue) (\(why))")
+        return Self.clean(unit.toModel(value))
+    }
+
+    /// A converted value without the binary noise of its arithmetic (95.8 ft is 29.19984 m, not
+    /// 29.199840000000002): a millionth of the unit is far below any instrument's resolution.
+    static func clean(_ v: Double) -> Double { (v * 1_000_000).rounded() / 1_000_000 }
+
+    /// The unit a value without one is read in: what its size rules out, else the usual one.
+    static func unitBySize(_ v: Double, _ field: CSVField, _ d: CSVUnit.Dimension) -> (CSVUnit, String) {
+        switch d {
+        case .temperature:
+            if v > 200 { return (.kelvin, "over 200 is no water or air temperature in °C or °F") }
+            if v > 45 { return (.fahrenheit, "over 45 °C is no diving temperature") }
+            return (.celsius, "the metric default")
+        case .pressure:
+            if field == .surfacePressure {
+                return v > 100 ? (.millibar, "a surface pressure over 100 is in millibar") : (.bar, "a surface pressure under 100 is in bar")
+            }
+            if v > 400 { return (.psi, "no cylinder holds over 400 bar") }
+            return (.bar, "the metric default")
+        case .length: return (.metres, "the metric default")
+        case .mass: return (.kilograms, "the metric default")
+        case .volume: return (.litres, "the metric default")
+        case .time: return (.seconds, "the usual unit")
+        case .ratio: return v <= 1 ? (.fraction, "a value of 1 or less is a fraction") : (.percent, "over 1 is a percentage")
+        }
+    }
+
+    // MARK: Dive members
+
+    private mutating func set(_ m: CSVColumnMeaning, _ text: String, column c: CSVColumn, row: Int?, line: Int?) throws {
+        let value = text.trimmingWhitespace()
+        let mark = layout.dialect.decimalMark
+        func quantity(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
+            guard let (v, u) = try number(value, c, expected: expected, row: row, line: line) else { return nil }
+            return convert(v, cellUnit: u, c, m, dimension: d)
+        }
+        func integer(_ expected: String) throws -> Int? {
+            if let n = CSVValues.number(Substring(value), decimalMark: mark), n == n.rounded(), abs(n) < 1e9 { return Int(n) }
+            if let row, let line { try reader.bad(value, column: c, expected: expected, row: row, line: line) }
+            return nil
+        }
+        switch m.field {
+        case .diveNumber: dive.number = try integer("a dive number")
+        case .diveID: id = value
+        case .date:
+            if let d = CSVValues.date(Substring(value), order: layout.dateOrder) { date = d } else { try badOrReport(value, c, "a date", row, line) }
+            if time == nil, let t = CSVValues.timeOfDay(Substring(value)), value.contains(" ") || value.contains("T") { time = t }
+        case .time:
+            if let t = CSVValues.timeOfDay(Substring(value)) { time = t } else { try badOrReport(value, c, "a time of day", row, line) }
+        case .dateTime:
+            guard let d = CSVValues.date(Substring(value), order: layout.dateOrder) else { try badOrReport(value, c, "a date and time", row, line); return }
+            date = d
+            if let t = CSVValues.timeOfDay(Substring(value)) { time = t }
+            if let o = Self.offset(in: value) { offset = o }
+        case .year, .month, .day, .hour, .minute, .second:
+            if let n = try integer("a whole number") { parts[m.field] = n }
+        case .utcOffset:
+            if let o = Self.offset(in: value) { offset = o } else { try badOrReport(value, c, "a UTC offset such as +02:00", row, line) }
+        case .duration:
+            if let s = CSVValues.duration(Substring(value), unit: m.unit, decimalMark: mark) {
+                dive.submergedTime = Int(s.rounded())
+                if m.unit == nil && !value.contains(":") {
+                    reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length")
+                }
+            } else { try badOrReport(value, c, "a duration", row, line) }
+        case .maxDepth: dive.maxDepth = try quantity(.length, "a depth")
+        case .avgDepth: dive.avgDepth = try quantity(.length, "a depth")
+        case .waterTemperature: dive.bottomTemperature = try quantity(.temperature, "a temperature")
+        case .airTemperature: dive.airTemperature = try quantity(.temperature, "a temperature")
+        case .visibility: dive.visibility = try quantity(.length, "a distance")
+        case .weight: dive.weight = try quantity(.mass, "a weight")
+        case .site: siteName = value
+        case .location: locationName = value
+        case .country: country = value
+        case .latitude: latitude = try number(value, c, expected: "a latitude", row: row, line: line)?.0
+        case .longitude: longitude = try number(value, c, expected: "a longitude", row: row, line: line)?.0
+        case .position:
+            let parts = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" }).compactMap { CSVValues.number($0) }
+            if parts.count == 2 { latitude = parts[0]; longitude = parts[1] } else { try badOrReport(value, c, "a latitude and longitude", row, line) }
+        case .trip: dive.tripUUID = reader.tripUUID(value)
+        case .buddy, .guide:
+            for name in Self.list(value) where !dive.people.contains(where: { reader.header.person($0.personUUID)?.name == name }) {
+                dive.people.append(PersonReference(personUUID: reader.personUUID(name), role: m.field == .guide ? .guide : .buddy))
+            }
+        case .notes: dive.notes = dive.notes.map { $0 + "\n" + value } ?? value
+        case .rating:
+            if let n = try integer("a rating"), n > 0 { dive.rating = min(n, 5) } // 0 is "not rated" in every export seen
+        case .diveType:
+            if let t = Self.diveType(value) { dive.type = t } else {
+                reader.reportColumnOnce(.dropped, "csv.dive-type-unknown", c, "the dive type \"\(value)\" is none umilog knows (open circuit, CCR, SCR, freedive, snorkel, surface supplied); not read")
+            }
+        case .computer: device.name = value
+        case .serial: device.serial = value
+        case .tags: for t in Self.list(value) where !dive.tags.contains(t) { dive.tags.append(t) }
+        case .suit: dive.gearUUIDs.append(reader.gearUUID(value, type: Self.suitType(value)))
+        case .surfacePressure: surfacePressure = try quantity(.pressure, "a pressure")
+        case .gfLow: deco.gfLow = try integer("a gradient factor")
+        case .gfHigh: deco.gfHigh = try integer("a gradient factor")
+        case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .gas:
+            try cylinder(m, value, c, row: row, line: line)
+        case .surfaceInterval:
+            reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
+        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events:
+            break
+        }
+    }
+
+    private func badOrReport(_ value: String, _ c: CSVColumn, _ expected: String, _ row: Int?, _ line: Int?) throws {
+        if let row, let line { try reader.bad(value, column: c, expected: expected, row: row, line: line) } else {
+            reader.report(.dropped, "csv.bad-value", "\"\(value)\" is not \(expected); left out", column: c.name)
+        }
+    }
+
+    private mutating func cylinder(_ m: CSVColumnMeaning, _ value: String, _ c: CSVColumn, row: Int?, line: Int?) throws {
+        // One cell may list every cylinder (`12; 7`), as umilog's own CSV writes them.
+        let cells = m.index == nil && value.contains(";") ? value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() } : [value]
+        for (k, cell) in cells.enumerated() where !cell.isEmpty {
+            var cyl = (m.index == nil ? listed[k + 1] : cylinders[m.index!]) ?? Cylinder()
+            switch m.field {
+            case .gas:
+                cyl.gasName = cell
+                if let (o2, he) = Self.gasMix(cell) {
+                    if cyl.oxygen == nil { cyl.oxygen = o2 }
+                    if cyl.helium == nil, he > 0 { cyl.helium = he }
+                }
+            case .oxygen, .helium:
+                guard let (v, u) = try number(cell, c, expected: "a gas fraction", row: row, line: line) else { continue }
+                let pct = convert(v, cellUnit: u ?? (v <= 1 && v > 0 ? .fraction : .percent), c, m, dimension: .ratio)
+                guard let pct, pct > 0 || m.field == .helium else { continue } // 0 % oxygen is an export's blank
+                if m.field == .oxygen { cyl.oxygen = pct } else if pct > 0 { cyl.helium = pct }
+            case .cylinderSize:
+                guard let (v, u) = try number(cell, c, expected: "a cylinder size", row: row, line: line), v > 0 else { continue }
+                if (u ?? m.unit) == .cubicFeet {
+                    reader.reportColumnOnce(.dropped, "csv.cylinder-size-gas-volume", c, "the column \"\(c.name)\" gives cylinder sizes as gas volume; without each cylinder's working pressure their water capacity is not known; not read")
+                    continue
+                }
+                cyl.volume = convert(v, cellUnit: u, c, m, dimension: .volume)
+            case .startPressure, .endPressure, .workingPressure:
+                guard let (v, u) = try number(cell, c, expected: "a pressure", row: row, line: line), v > 0 else { continue }
+                let bar = convert(v, cellUnit: u, c, m, dimension: .pressure)
+                if m.field == .startPressure { cyl.startPressure = bar } else if m.field == .endPressure { cyl.endPressure = bar } else {
+                    reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (working pressure) has no member of a cylinder; not read")
+                }
+            default: break
+            }
+            if let i = m.index { cylinders[i] = cyl } else { listed[k + 1] = cyl }
+        }
+    }
+
+    // MARK: Samples
+
+    private mutating func sample(_ m: CSVColumnMeaning, _ text: String, at t: Int, column c: CSVColumn, row: Int, line: Int) throws {
+        func value(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
+            guard let (v, u) = try number(text, c, expected: expected, row: row, line: line) else { return nil }
+            return convert(v, cellUnit: u, c, m, dimension: d)
+        }
+        switch m.field {
+        case .sampleDepth:
+            if let v = try value(.length, "a depth") { append(\.depth, t, v * 100) }
+        case .sampleTemperature:
+            if let v = try value(.temperature, "a temperature") { append(\.temperature, t, v * 100) }
+        case .samplePressure:
+            guard let v = try value(.pressure, "a pressure") else { return }
+            // A gauge at 0 is a transmitter that reads nothing, not an empty cylinder.
+            guard v > 0 else { return }
+            let n = (m.index ?? 1) - 1
+            if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
+                profile.pressures[k].series.append(t, Int((v * 10).rounded()))
+            } else {
+                profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
+            }
+        case .sampleAmbientPressure:
+            guard let (v, u) = try number(text, c, expected: "a pressure", row: row, line: line) else { return }
+            ambient.append((t, (u ?? m.unit ?? .millibar).toModel(v) * 1000))
+        case .ndl:
+            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { append(\.ndl, t, s) } else { try reader.bad(text, column: c, expected: "a no-decompression time", row: row, line: line) }
+        case .tts:
+            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { append(\.tts, t, s) } else { try reader.bad(text, column: c, expected: "a time to surface", row: row, line: line) }
+        case .ceiling:
+            if let v = try value(.length, "a depth") { append(\.ceiling, t, v * 100) }
+        case .ppo2:
+            guard let (v, u) = try number(text, c, expected: "a partial pressure", row: row, line: line) else { return }
+            append(\.ppo2, t, (u ?? m.unit ?? .bar).toModel(v) * 100)
+        case .cns:
+            guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
+            append(\.cns, t, v * 10)
+        case .events:
+            profile.events.append(Event(time: t, label: text))
+        default:
+            break
+        }
+    }
+
+    /// A `time,code,value` row: the code says which channel the value is.
+    private mutating func coded(_ fields: [String], preset: CSVPreset, at t: Int?, row: Int, line: Int) throws {
+        guard let t, fields.count >= 3, let code = Int(fields[1].trimmingWhitespace()) else { return }
+        let column = layout.columns.count > 2 ? layout.columns[2] : CSVColumn(name: "3", index: 2, meaning: nil, source: .none)
+        guard let known = preset.codes[code] else {
+            let c = CSVColumn(name: "code \(code)", index: 1, meaning: nil, source: .preset)
+            reader.reportColumnOnce(.dropped, "csv.code-not-carried", c, "readings with code \(code) have no documented meaning umilog could carry; not read")
+            return
+        }
+        guard let v = CSVValues.number(Substring(fields[2]), decimalMark: layout.dialect.decimalMark) else {
+            try reader.bad(fields[2], column: column, expected: "a number", row: row, line: line)
+            return
+        }
+        try sample(known.meaning, String(v * known.factor), at: t, column: column, row: row, line: line)
+    }
+
+    private mutating func append(_ channel: WritableKeyPath<Profile, Series?>, _ t: Int, _ scaled: Double) {
+        if profile[keyPath: channel] == nil { profile[keyPath: channel] = Series() }
+        profile[keyPath: channel]!.append(t, Int(scaled.rounded()))
+    }
+
+    // MARK: The dive
+
+    func build() throws -> Dive? {
+        var d = dive
+        var date = self.date, time = self.time
+        if date == nil, let y = parts[.year], let mo = parts[.month], let day = parts[.day] { date = LocalDate(year: y, month: mo, day: day) }
+        if time == nil, let h = parts[.hour], let mi = parts[.minute] { time = TimeOfDay(hour: h, minute: mi, second: parts[.second] ?? 0) }
+        if let date {
+            d.startedAt = DiveDateTime(date: date, time: time, offset: time == nil ? nil : offset)
+        } else if let start = reader.readOptions.startedAt {
+            d.startedAt = start
+        } else {
+            throw DiveError("csv.no-start", layout.kind == .profile
+                            ? "the profile records no date; give its start with --started-at 2024-05-01T10:12"
+                            : "row \(row) has no date; the dive cannot be placed in time (give one with --started-at, or fix the row)",
+                            at: SourceLocation(file: reader.fileName, line: line, row: row))
+        }
+        // Identity: the dive's own id, else its start and number.
+        if let id, Identity.embeddedUUID(id) != nil { d.uuid = Identity.embeddedUUID(id)! } else {
+            d.uuid = Identity.uuid5(namespace: Identity.csvNamespace, name: "dive:\(d.startedAt!)|\(d.number.map(String.init) ?? "")|\(device.serial ?? "")")
+        }
+        if let s = reader.siteUUID(name: siteName, location: locationName, country: country,
+                                   position: latitude.flatMap { la in longitude.map { Position(latitude: la, longitude: $0) } }) {
+            d.siteUUIDs = [s]
+        } else if latitude != nil && longitude != nil {
+            d.entryPosition = Position(latitude: latitude!, longitude: longitude!)
+        }
+        // Cylinders: numbered columns first, then listed cells.
+        let numbered = cylinders.keys.sorted().map { cylinders[$0]! }
+        let list = listed.keys.sorted().map { listed[$0]! }
+        var all = numbered.isEmpty ? list : numbered
+        all = all.filter { $0 != Cylinder() }
+        for i in all.indices { all[i].gasNumber = i }
+        // A pressure channel belongs to a cylinder, even one the file says nothing else of.
+        for p in profile.pressures where !all.contains(where: { $0.gasNumber == p.gasNumber }) {
+            var c = Cylinder()
+            c.gasNumber = p.gasNumber
+            all.append(c)
+        }
+        all.sort { ($0.gasNumber ?? 0) < ($1.gasNumber ?? 0) }
+        d.cylinders = all
+
+        var recording = Recording()
+        if !device.isEmpty { recording.device = device }
+        if !deco.isEmpty { recording.decoModel = deco }
+        recording.surfacePressure = surfacePressure
+        var p = profile
+        if !ambient.isEmpty {
+            // Depth from the water's absolute pressure: what it adds to the surface pressure,
+            // at EN 13319's 1020 kg/m³ (the density dive computers assume). A file that records
+            // no surface pressure is read against the standard atmosphere, and says so.
+            let surface: Double
+            if let s = surfacePressure { surface = s * 1000 } else {
+                surface = 1013.25
+                reader.report(.resolved, "csv.depth-from-pressure", "depth is computed from the water's absolute pressure against the standard atmosphere (1013.25 mbar, the file records no surface pressure) at EN 13319's 1020 kg/m³")
+            }
+            var depth = Series()
+            for a in ambient { depth.append(a.time, Int((max(0, a.mbar - surface) * 100 / (1020 * 9.80665) * 100).rounded())) }
+            p.depth = depth
+            recording.salinity = .en13319
+        }
+        if layout.kind == .profile {
+            p.duration = [p.depth, p.temperature, p.ceiling, p.ndl, p.tts, p.ppo2, p.cns].compactMap { $0?.times.last }.max() ?? 0
+            p.duration = max(p.duration, p.pressures.compactMap { $0.series.times.last }.max() ?? 0)
+            if !p.isEmpty { recording.profile = p }
+            if d.maxDepth == nil, let m = p.depth?.maxValue { d.maxDepth = Double(m) / 100 }
+            if d.submergedTime == nil, !(p.depth?.isEmpty ?? true) { d.submergedTime = p.duration / 1000 }
+            if d.bottomTemperature == nil, let t = p.temperature?.minValue { d.bottomTemperature = Double(t) / 100 }
+        }
+        if recording.hasContent { d.recordings = [recording] }
+        return d
+    }
+
+    // MARK: Text forms
+
+    /// Names in one cell: `Dirk, Linus`, `Leila; Mikko`, `, Kiyan Griffin`.
+    static func list(_ value: String) -> [String] {
+        let sep: Character = value.contains(";") ? ";" : ","
+        return value.split(separator: sep).map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    static func offset(in text: String) -> UTCOffset? {
+        var s = Substring(text.trimmingWhitespace())
+        if s.hasSuffix("Z") { return .utc }
+        if let cut = s.lastIndex(where: { $0 == "+" || $0 == "-" }), s.distance(from: cut, to: s.endIndex) <= 6 {
+            s = s[cut...]
+        } else { return nil }
+        let sign = s.first == "-" ? -1 : 1
+        let digits = s.dropFirst().filter(\.isNumber)
+        guard digits.count == 4 || digits.count == 2, let n = Int(digits) else { return nil }
+        let (h, m) = digits.count == 4 ? (n / 100, n % 100) : (n, 0)
+        guard h <= 14, m < 60 else { return nil }
+        return .minutes(sign * (h * 60 + m))
+    }
+
+    static func diveType(_ value: String) -> DiveType? {
+        let v = value.lowercased().replacingSeparators()
+        switch v {
+        case "open circuit", "oc", "opencircuit", "scuba", "oc rec", "oc tec", "recreational", "nitrox", "trimix", "air", "gauge": return .openCircuit
+        case "closed circuit", "ccr", "rebreather", "closedcircuit", "cc", "ccr closed circuit": return .closedCircuit
+        case "semi closed", "scr", "semiclosed", "semi closed circuit", "pscr": return .semiClosed
+        case "freedive", "free dive", "freediving", "apnea", "apnoe", "apnée": return .freedive
+        case "snorkel", "snorkeling", "snorkelling", "schnorcheln": return .snorkel
+        case "surface supplied", "hookah", "ssbe": return .surfaceSupplied
+        default: return nil
+        }
+    }
+
+    static func suitType(_ value: String) -> GearType? {
+        let v = value.lowercased()
+        if v.hasPrefix("dry") || v.contains("drysuit") || v.contains("trocken") { return .drysuit }
+        if v.hasPrefix("wet") || v.contains("wetsuit") || v.contains("mm") || v.contains("shorty") || v.contains("nass") { return .wetsuit }
+        return nil
+    }
+
+    /// `Air`, `EAN32`, `Nitrox 32`, `32%`, `Tx18/45`, `18/45`, `O2` → oxygen and helium percent.
+    static func gasMix(_ name: String) -> (Double, Double)? {
+        let v = name.lowercased().trimmingWhitespace()
+        if v == "air" || v == "luft" || v == "air (21%)" { return (21, 0) }
+        if v == "o2" || v == "oxygen" || v == "100%" { return (100, 0) }
+        let digits = v.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+        if v.hasPrefix("ean") || v.hasPrefix("nx") || v.hasPrefix("nitrox") || v.hasSuffix("%"), digits.count == 1, digits[0] > 21, digits[0] <= 100 { return (digits[0], 0) }
+        if v.hasPrefix("tx") || v.hasPrefix("trimix") || v.hasPrefix("tmx") || v.contains("/"), digits.count == 2, digits[0] + digits[1] <= 100 { return (digits[0], digits[1]) }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func replacingSeparators() -> String {
+        String(map { $0 == "_" || $0 == "-" || $0 == "(" || $0 == ")" ? " " : $0 }).split(separator: " ").joined(separator: " ")
+    }
+}

@@ -1,0 +1,274 @@
+import DiveCore
+
+/// What the user tells the CSV reader that the file does not say.
+public struct CSVReadOptions: Sendable, Hashable {
+    /// The day/month order of the file's dates, when its date columns cannot decide it.
+    public var dateOrder: DateOrder?
+    /// The start of a profile that records none (`--started-at`).
+    public var startedAt: DiveDateTime?
+    /// Column meanings that override the dictionary and the presets, by header name
+    /// (case-insensitive) or 1-based column number (`--map`, `--mapping`).
+    public var columns: [String: CSVColumnMeaning]
+    /// A bad value stops the file instead of being reported and left out.
+    public var strict: Bool
+
+    public init(dateOrder: DateOrder? = nil, startedAt: DiveDateTime? = nil,
+                columns: [String: CSVColumnMeaning] = [:], strict: Bool = false) {
+        self.dateOrder = dateOrder; self.startedAt = startedAt; self.columns = columns; self.strict = strict
+    }
+}
+
+/// Reads dives from a CSV file, streaming: a summary table (one row per dive) or a profile
+/// table (one row per sample, grouped into dives by a dive column or by a change of start, or
+/// the whole file one dive). What the reader understood — dialect, preset, every column's
+/// meaning and unit, the date order — is ``layout``, decided before the first dive.
+///
+/// Nothing is guessed silently: a unit taken from a value's size, a column not carried, a
+/// value that is not what its column holds — each is a finding with row and column. A value
+/// that cannot be read is left out and reported (with ``CSVReadOptions/strict``, it stops the
+/// file).
+public final class CSVDiveReader: DiveSource {
+    public private(set) var header = LogbookHeader()
+    /// What the file was understood to be.
+    public let layout: CSVLayout
+
+    private let tokenizer: CSVTokenizer
+    private let file: String
+    /// The file as the user named it.
+    public var fileName: String { file }
+    /// Bad values already reported, by column and text: a column that says "AI is off" on every
+    /// row is one finding, not one per row.
+    private var badReported: Set<String> = []
+    private let options: CSVReadOptions
+    private var findings: [Finding] = []
+    private var columnReports: Set<String> = []
+    private var divesRead = 0
+    /// A row read ahead: the first of the next dive in a profile table.
+    private var pending: [String]?
+    private var pendingRow = 0
+    private var pendingLine = 0
+    private var finished = false
+    /// The dates' order could not be decided: the first ``next()`` throws this.
+    public private(set) var dateProblem: DiveError?
+    /// The whole file is one dive, already returned.
+    /// Records the dives refer to, by kind and name → uuid.
+    private var interned: [String: String] = [:]
+
+    public init(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions()) throws {
+        let name = displayName ?? path
+        file = name
+        self.options = options
+        tokenizer = try CSVTokenizer(path: path, displayName: name)
+        let dialect = CSVDialect.sniff(tokenizer)
+        tokenizer.delimiter = dialect.delimiter
+        // The preamble and the header, kept (they are small), then the layout.
+        var preamble: [[String]] = []
+        var headerFields: [String]?
+        var firstRow: [String]?
+        var firstRowNumber = 0
+        while try tokenizer.next() {
+            if tokenizer.row <= dialect.preambleRecords {
+                preamble.append(tokenizer.fields())
+                continue
+            }
+            if tokenizer.isBlank { continue }
+            if dialect.hasHeader && headerFields == nil {
+                headerFields = tokenizer.fields()
+                continue
+            }
+            firstRow = tokenizer.fields()
+            firstRowNumber = tokenizer.row - dialect.preambleRecords
+            pendingLine = tokenizer.line
+            break
+        }
+        var dates = DateOrderDecision()
+        var layout = try CSVLayout.decide(dialect: dialect, preamble: preamble, header: headerFields, firstRow: firstRow,
+                                          options: options, file: name)
+        // Day/month order: from every date in the file, read ahead in a pass of its own when
+        // the first rows do not settle it.
+        for m in layout.metadata where m.meaning.field == .date || m.meaning.field == .dateTime { dates.observe(Substring(m.value)) }
+        let dateColumns = layout.columns.indices.filter { [.date, .dateTime].contains(layout.columns[$0].meaning?.field) }
+        if !dateColumns.isEmpty, let first = firstRow {
+            for c in dateColumns where c < first.count { dates.observe(Substring(first[c])) }
+            if dates.order == nil || dates.order == .dmy && !dates.isContradictory && dates.dayFirstEvidence == nil {
+                let scan = try CSVTokenizer(path: path, displayName: name, delimiter: dialect.delimiter)
+                var seen = Set<String>()
+                while try scan.next() {
+                    guard scan.row > dialect.preambleRecords + (dialect.hasHeader ? 1 : 0), !scan.isBlank else { continue }
+                    for c in dateColumns where c < scan.fieldCount {
+                        let v = scan.string(at: c)
+                        if seen.count < 100_000, seen.insert(v).inserted { dates.observe(Substring(v)) }
+                    }
+                }
+            }
+        }
+        if dates.datesSeen > 0 {
+            if let forced = options.dateOrder {
+                layout.dateOrder = forced
+            } else if dates.isContradictory {
+                dateProblem = DiveError("csv.date-order-conflict",
+                                "the dates cannot be read one way: \(dates.dayFirstEvidence!) is day-first and \(dates.monthFirstEvidence!) month-first; fix the file, or say which with --date-order dmy|mdy",
+                                at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
+            } else if let order = dates.order {
+                layout.dateOrder = order
+            } else {
+                dateProblem = DiveError("csv.date-order-ambiguous",
+                                "every date could be day-first or month-first (\(dates.ambiguousExample ?? "") is \(Self.both(dates.ambiguousExample))); say which with --date-order dmy or --date-order mdy",
+                                at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
+            }
+        }
+        self.layout = layout
+        if firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
+            pending = firstRow
+            pendingRow = firstRowNumber
+        }
+        findings += layout.findings
+        header.sourceFormat = "csv"
+    }
+
+    /// `1 October or 10 January` for `10/1/13`.
+    private static func both(_ example: String?) -> String {
+        guard let e = example, let d = CSVValues.date(Substring(e), order: .dmy), let m = CSVValues.date(Substring(e), order: .mdy) else { return "ambiguous" }
+        return "\(d) or \(m)"
+    }
+
+    public func takeFindings() -> [Finding] {
+        defer { findings.removeAll() }
+        return findings
+    }
+
+    // MARK: Rows
+
+    /// The next data row: its fields, row number (the header being row 1) and line.
+    private func nextRow() throws -> (fields: [String], row: Int, line: Int)? {
+        if let p = pending {
+            pending = nil
+            return (p, pendingRow, pendingLine)
+        }
+        while try tokenizer.next() {
+            if tokenizer.isBlank { continue }
+            let row = tokenizer.row - layout.dialect.preambleRecords
+            if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
+            return (tokenizer.fields(), row, tokenizer.line)
+        }
+        return nil
+    }
+
+    public func next() throws -> Dive? {
+        guard !finished else { return nil }
+        if let dateProblem { finished = true; throw dateProblem }
+        switch layout.kind {
+        case .summary:
+            while let r = try nextRow() {
+                if layout.isTrailer(r.fields) { reportTrailer(r); continue }
+                var dive = DiveBuilder(reader: self, row: r.row, line: r.line)
+                try dive.apply(layout.metadata)
+                try dive.applyRow(r.fields, row: r.row, line: r.line)
+                if let d = try finish(dive) { return d }
+            }
+        case .profile:
+            while let first = try nextRow() {
+                if layout.isTrailer(first.fields) { reportTrailer(first); continue }
+                var dive = DiveBuilder(reader: self, row: first.row, line: first.line)
+                try dive.apply(layout.metadata)
+                try dive.applyRow(first.fields, row: first.row, line: first.line)
+                let key = layout.diveKey(first.fields)
+                var ended = false
+                while let r = try nextRow() {
+                    if layout.isTrailer(r.fields) { reportTrailer(r); continue }
+                    if layout.diveKey(r.fields) != key {
+                        pending = r.fields; pendingRow = r.row; pendingLine = r.line
+                        ended = true
+                        break
+                    }
+                    try dive.applyRow(r.fields, row: r.row, line: r.line)
+                }
+                if !ended { finished = true }
+                if let d = try finish(dive) { return d }
+                if finished { return nil }
+            }
+        }
+        finished = true
+        return nil
+    }
+
+    private func reportTrailer(_ r: (fields: [String], row: Int, line: Int)) {
+        report(.dropped, "csv.trailer-row", "a row of \(r.fields.count) field\(r.fields.count == 1 ? "" : "s") (\"\(r.fields.joined(separator: " "))\") is not part of the \(layout.columns.count)-column table; not read", row: r.row, line: r.line)
+    }
+
+    private func finish(_ builder: DiveBuilder) throws -> Dive? {
+        guard var dive = try builder.build() else { return nil }
+        dive.provenance = Provenance(format: "csv", file: file, index: divesRead, line: builder.line)
+        divesRead += 1
+        return dive
+    }
+
+    // MARK: Findings
+
+    func report(_ kind: FindingKind, _ code: String, _ message: String, row: Int? = nil, line: Int? = nil, column: String? = nil) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, line: line, row: row, field: column)))
+    }
+
+    /// A value its column cannot hold: reported and left out, or, with `--strict`, the end.
+    func bad(_ value: String, column: CSVColumn, expected: String, row: Int, line: Int) throws {
+        let message = "\"\(value)\" is not \(expected); left out (here and wherever the column says the same)"
+        if options.strict {
+            throw DiveError("csv.bad-value", "\"\(value)\" is not \(expected) (--strict stops at the first bad value)",
+                            at: SourceLocation(file: file, line: line, row: row, field: column.name))
+        }
+        guard badReported.insert("\(column.index)|\(value)").inserted else { return }
+        report(.dropped, "csv.bad-value", message, row: row, line: line, column: column.name)
+    }
+
+    /// Reports something about a column once per file.
+    func reportColumnOnce(_ kind: FindingKind, _ code: String, _ column: CSVColumn, _ message: String) {
+        guard columnReports.insert("\(code)|\(column.name)").inserted else { return }
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, field: column.name)))
+    }
+
+    // MARK: Records the dives refer to
+
+    /// The uuid of the `kind` record known by `key`, adding it with `add` the first time:
+    /// CSV records carry no ids, so theirs derive from what names them.
+    private func intern(_ kind: String, _ key: String, _ add: (String) -> Void) -> String {
+        let name = "\(kind):\(key)"
+        if let u = interned[name] { return u }
+        let uuid = Identity.uuid5(namespace: Identity.csvNamespace, name: name)
+        add(uuid)
+        interned[name] = uuid
+        return uuid
+    }
+
+    func siteUUID(name: String?, location: String?, country: String?, position: Position?) -> String? {
+        guard let siteName = name ?? location else { return nil }
+        let key = [siteName, location ?? "", country ?? "", position.map { "\($0.latitude),\($0.longitude)" } ?? ""].joined(separator: "|")
+        return intern("site", key) { uuid in
+            var site = Site(uuid: uuid, name: siteName)
+            // A country is part of the place's name: the model has no member of its own for it.
+            let place = [name == nil ? nil : location, country].compactMap { $0 }.joined(separator: ", ")
+            if !place.isEmpty { site.location = Location(name: place) }
+            site.position = position
+            header.sites.append(site)
+        }
+    }
+
+    func personUUID(_ name: String) -> String {
+        intern("person", name) { header.people.append(Person(uuid: $0, name: name)) }
+    }
+
+    func tripUUID(_ name: String) -> String {
+        intern("trip", name) { header.trips.append(Trip(uuid: $0, name: name)) }
+    }
+
+    func gearUUID(_ name: String, type: GearType?) -> String {
+        intern("gear", "\(type?.rawValue ?? ""):\(name)") { header.gear.append(GearItem(uuid: $0, name: name, type: type)) }
+    }
+
+    var readOptions: CSVReadOptions { options }
+}
+
+extension Identity {
+    /// `uuid5(NAMESPACE_URL, "https://divejson.org/ns/csv")`: CSV records carry no ids, so
+    /// theirs are derived from what identifies them (a dive's start and number).
+    public static let csvNamespace = uuid5(namespace: urlNamespace, name: "https://divejson.org/ns/csv")
+}

@@ -1,0 +1,244 @@
+import DiveCore
+
+/// One column of a CSV table and what it was understood to hold.
+public struct CSVColumn: Sendable, Hashable {
+    /// Where a column's meaning came from.
+    public enum Source: String, Sendable, Hashable { case user, preset, dictionary, none }
+    /// The header's name, or the 1-based column number of a headerless table.
+    public var name: String
+    public var index: Int
+    public var meaning: CSVColumnMeaning?
+    public var source: Source
+}
+
+/// One `key: value` the file states outside its table (a preamble line, a summary block).
+public struct CSVMetadata: Sendable, Hashable {
+    public var label: String
+    public var meaning: CSVColumnMeaning
+    public var value: String
+}
+
+/// What a CSV file was understood to be, decided from its preamble, its header and its first
+/// row: the reader's plan, and what `umilog csv inspect` prints.
+public struct CSVLayout: Sendable {
+    public enum Kind: String, Sendable, Hashable {
+        /// One row per dive.
+        case summary
+        /// One row per sample.
+        case profile
+    }
+
+    public var dialect: CSVDialect
+    /// The export this file was recognised as, if any.
+    public var preset: CSVPreset?
+    public var columns: [CSVColumn]
+    public var kind: Kind
+    /// The day/month order of the dates, once decided.
+    public var dateOrder: DateOrder?
+    /// What the preamble states about the dive(s).
+    public var metadata: [CSVMetadata]
+    /// Seconds between samples, for a profile with no time column.
+    public var sampleInterval: Double?
+    /// Units the file states for all its columns of a dimension (Shearwater's `Imperial Units`).
+    public var defaultUnits: [CSVUnit.Dimension: CSVUnit]
+    /// Data rows under the header that are not samples (Seabear's unit and column-number rows).
+    public var skipRows: Int
+    /// Findings about the layout itself (columns and preamble lines not carried).
+    var findings: [Finding]
+
+    /// Columns that tell one dive of a profile table from the next.
+    var keyColumns: [Int]
+
+    /// The key of the dive a profile row belongs to.
+    func diveKey(_ fields: [String]) -> String {
+        var key = ""
+        for c in keyColumns where c < fields.count { key += fields[c]; key += "\u{1}" }
+        return key
+    }
+
+    /// A row that is not part of the table: a lone value after it (APD LogViewer ends with
+    /// the dive's length in minutes on a line of its own).
+    func isTrailer(_ fields: [String]) -> Bool {
+        columns.count >= 3 && fields.count == 1
+    }
+
+    /// The column that holds `field` (the first, or the one for cylinder `index`).
+    public func column(_ field: CSVField, index: Int? = nil) -> CSVColumn? {
+        columns.first { $0.meaning?.field == field && (index == nil || $0.meaning?.index == index) }
+    }
+
+    static func decide(dialect: CSVDialect, preamble: [[String]], header: [String]?, firstRow: [String]?,
+                       options: CSVReadOptions, file: String) throws -> CSVLayout {
+        var findings: [Finding] = []
+        let width = max(dialect.fieldCount, header?.count ?? 0, firstRow?.count ?? 0)
+        var names: [String]
+        if let header {
+            names = header
+            // Trailing empty names a trailing delimiter leaves.
+            while let last = names.last, last.trimmingWhitespace().isEmpty, names.count > dialect.fieldCount { names.removeLast() }
+        } else {
+            names = (0..<width).map { String($0 + 1) }
+        }
+        let preset = CSVPreset.recognise(header: header, preamble: preamble, firstRow: firstRow, width: width)
+
+        // Columns: the user's mapping, then the preset's, then the dictionary.
+        var columns: [CSVColumn] = []
+        for (i, raw) in names.enumerated() {
+            let name = raw.trimmingWhitespace()
+            var meaning: CSVColumnMeaning?
+            var source = CSVColumn.Source.none
+            if let m = options.columns[name.lowercased()] ?? options.columns[String(i + 1)] {
+                meaning = m; source = .user
+            } else if let m = preset?.meaning(name: name, index: i) {
+                meaning = m; source = .preset
+            } else if header != nil, let m = CSVColumnDictionary.meaning(ofHeader: name) {
+                meaning = m; source = .dictionary
+            }
+            columns.append(CSVColumn(name: name.isEmpty ? String(i + 1) : name, index: i, meaning: meaning, source: source))
+        }
+
+        // The preamble: a summary block (a header and a row of its own) and `key: value` lines.
+        var metadata: [CSVMetadata] = []
+        var interval: Double?
+        var units: [CSVUnit.Dimension: CSVUnit] = [:]
+        func take(_ label: String, _ value: String) {
+            let key = label.trimmingWhitespace()
+            let v = value.trimmingWhitespace()
+            guard !key.isEmpty else { return }
+            let folded = key.lowercased()
+            if folded.contains("interval") && !folded.contains("surface") {
+                if let q = CSVValues.quantity(Substring(v)), let seconds = (q.unit ?? .seconds).dimension == .time ? (q.unit ?? .seconds).toModel(q.value) : nil {
+                    interval = seconds
+                    return
+                }
+            }
+            if folded == "imperial units" || folded == "units" {
+                let imperial = ["true", "yes", "1", "imperial"].contains(v.lowercased())
+                let metric = ["false", "no", "0", "metric"].contains(v.lowercased())
+                if imperial || metric {
+                    units = imperial ? [.length: .feet, .temperature: .fahrenheit, .pressure: .psi, .mass: .pounds]
+                                     : [.length: .metres, .temperature: .celsius, .pressure: .bar, .mass: .kilograms]
+                    return
+                }
+            }
+            guard !v.isEmpty else { return }
+            if let m = options.columns[folded] ?? preset?.meaning(name: key, index: nil) ?? CSVColumnDictionary.meaning(ofHeader: key), m.field != .ignored {
+                // A summary's `Depth` is the dive's greatest, its `Temperature` the water's.
+                metadata.append(CSVMetadata(label: key, meaning: m.summarised, value: v))
+            } else {
+                findings.append(Finding(.dropped, "csv.preamble-not-carried", "\"\(key): \(v)\" has no place in a dive; not read",
+                                        at: SourceLocation(file: file, field: key)))
+            }
+        }
+        let meaningful = preamble.filter { !($0.count == 1 && Self.commentText($0[0]) == nil) && !$0.allSatisfy { $0.trimmingWhitespace().isEmpty } }
+        var i = 0
+        while i < meaningful.count {
+            let record = meaningful[i]
+            if record.count >= 2, i + 1 < meaningful.count, meaningful[i + 1].count == record.count || meaningful[i + 1].count + 1 == record.count {
+                let values = meaningful[i + 1]
+                for (k, label) in record.enumerated() where k < values.count { take(label, values[k]) }
+                i += 2
+                continue
+            }
+            let text = record.count == 1 ? (Self.commentText(record[0]) ?? record[0]) : record.joined(separator: String(Character(Unicode.Scalar(dialect.delimiter))))
+            if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(where: { $0.isNumber }) {
+                take(String(text[..<colon]), String(text[text.index(after: colon)...]))
+            } else if CSVValues.dateParts(Substring(text)) != nil, CSVValues.timeOfDay(Substring(text)) != nil {
+                metadata.append(CSVMetadata(label: text, meaning: CSVColumnMeaning(.dateTime), value: text))
+            } else if !text.isEmpty, record.count == 1, Self.commentText(record[0]) == nil, !Self.isDecoration(text) {
+                // Free text in a comment (a banner, a licence) says nothing of a dive; a bare line might.
+                findings.append(Finding(.dropped, "csv.preamble-not-carried", "the line \"\(text)\" above the table is not read",
+                                        at: SourceLocation(file: file)))
+            }
+            i += 1
+        }
+        if let preset { for (d, u) in preset.defaultUnits where units[d] == nil { units[d] = u } }
+
+        // Summary or profile, and the columns that change meaning with it.
+        let fields = Set(columns.compactMap { $0.meaning?.field })
+        let perSample = fields.contains(.sampleDepth) || fields.contains(.sampleAmbientPressure)
+        var kind = CSVLayout.Kind.summary
+        if let k = preset?.kind, !(preset?.codes.isEmpty ?? true) {
+            kind = k
+        } else if fields.contains(.sampleTime) && perSample {
+            kind = .profile
+        } else if perSample && !fields.contains(.maxDepth) && (fields.contains(.duration) || interval != nil || preset?.kind == .profile) {
+            kind = .profile
+            for c in columns.indices where columns[c].meaning?.field == .duration && columns[c].source != .user {
+                columns[c].meaning?.field = .sampleTime
+            }
+        }
+        if kind == .summary {
+            for c in columns.indices where columns[c].source != .user {
+                if let m = columns[c].meaning { columns[c].meaning = m.summarised }
+            }
+        }
+        var skip = preset?.skipRows ?? 0
+        // Rows under the header that number the columns 0, 1, 2 … (and a row of codes above
+        // that): labels, not samples.
+        if skip == 0, header != nil, let firstRow, firstRow.count >= 3,
+           firstRow.enumerated().allSatisfy({ Int($0.element.trimmingWhitespace()) == $0.offset }) {
+            skip = 1
+        }
+        let keys: [Int]
+        if kind == .profile {
+            let keyFields: [CSVField] = [.diveNumber, .diveID]
+            if let k = columns.first(where: { keyFields.contains($0.meaning?.field ?? CSVField.ignored) }) {
+                keys = [k.index]
+            } else {
+                let startFields: Set<CSVField> = [.date, .time, .dateTime, .year, .month, .day, .hour, .minute, .second]
+                keys = columns.filter { startFields.contains($0.meaning?.field ?? CSVField.ignored) }.map(\.index)
+            }
+        } else {
+            keys = []
+        }
+        for c in columns {
+            if c.meaning == nil, header != nil, !c.name.isEmpty {
+                findings.append(Finding(.dropped, "csv.column-unknown", "the column \"\(c.name)\" means nothing umilog knows; not read (--map '\(c.name)=FIELD' reads it)",
+                                        at: SourceLocation(file: file, field: c.name)))
+            } else if c.meaning?.field == .ignored {
+                findings.append(Finding(.dropped, "csv.column-not-carried", "the column \"\(c.name)\" has no place in a dive log's model; not read",
+                                        at: SourceLocation(file: file, field: c.name)))
+            }
+        }
+        if kind == .profile, !fields.contains(.sampleTime), interval == nil {
+            throw DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
+                            at: SourceLocation(file: file))
+        }
+        return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
+                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys)
+    }
+
+    /// The text of a comment line (`// x`, `# x`, `/* x`, ` * x`), or `nil` when the record is
+    /// not one.
+    static func commentText(_ s: String) -> String? {
+        var t = Substring(s.trimmingWhitespace())
+        var marked = false
+        for marker in ["//", "/*", "*/", "*\\", "#", "*"] where t.hasPrefix(marker) {
+            t = t.dropFirst(marker.count)
+            marked = true
+            break
+        }
+        while t.hasSuffix("*/") || t.hasSuffix("*\\") { t = t.dropLast(2); marked = true }
+        return marked ? String(t).trimmingWhitespace() : nil
+    }
+
+    /// A comment line that says nothing about a dive: a banner, a licence line, a rule.
+    static func isDecoration(_ s: String) -> Bool {
+        s.allSatisfy { !$0.isLetter && !$0.isNumber } || s.uppercased() == s && !s.contains(where: \.isNumber)
+    }
+}
+
+extension CSVColumnMeaning {
+    /// The meaning in a summary: a dive's `Depth` is its greatest, its `Temperature` the water's.
+    var summarised: CSVColumnMeaning {
+        var m = self
+        switch field {
+        case .sampleDepth: m.field = .maxDepth
+        case .sampleTemperature: m.field = .waterTemperature
+        case .sampleTime: m.field = .duration
+        default: break
+        }
+        return m
+    }
+}

@@ -1,0 +1,132 @@
+import DiveCore
+
+/// An export umilog recognises from its header (or, for a headerless export, from the shape
+/// of its rows), with what its columns mean where the dictionary would not know, the units
+/// it writes, and its habits. `docs/csv-formats.md` gives the source of every fact.
+public struct CSVPreset: Sendable, Hashable {
+    /// A stable id: `subsurface-dive-list`, `shearwater-cloud` …
+    public let id: String
+    /// What a person calls it: `Subsurface dive list`.
+    public let title: String
+    /// Summary or profile, when the export is always one of them.
+    let kind: CSVLayout.Kind?
+    /// Meanings by lowercased header name, over the dictionary's.
+    let names: [String: CSVColumnMeaning]
+    /// Meanings by position, for a headerless export.
+    let positions: [CSVColumnMeaning?]
+    /// Units the export writes where its headers say none.
+    let defaultUnits: [CSVUnit.Dimension: CSVUnit]
+    /// Rows under the header that are not data.
+    let skipRows: Int
+    /// For an export of `time,code,value` rows (Poseidon MkVI): what each code's value is, as
+    /// a channel and the factor to its unit.
+    let codes: [Int: PresetCode]
+
+    init(_ id: String, _ title: String, kind: CSVLayout.Kind? = nil, names: [String: CSVColumnMeaning] = [:],
+         positions: [CSVColumnMeaning?] = [], defaultUnits: [CSVUnit.Dimension: CSVUnit] = [:], skipRows: Int = 0,
+         codes: [Int: PresetCode] = [:]) {
+        self.id = id; self.title = title; self.kind = kind; self.names = names; self.positions = positions
+        self.defaultUnits = defaultUnits; self.skipRows = skipRows; self.codes = codes
+    }
+
+    /// What column `name` (or, headerless, position `index`) holds in this export.
+    func meaning(name: String, index: Int?) -> CSVColumnMeaning? {
+        if let m = names[name.lowercased()] { return m }
+        if let index, index < positions.count { return positions[index] }
+        return nil
+    }
+
+    /// Every preset, for `umilog csv inspect --presets` and the docs.
+    public static let all: [CSVPreset] = [
+        subsurfaceDiveList, subsurfaceProfile, shearwaterCloud, apdLogViewer, seabear, reefnetSensus,
+        poseidonMkVI, umilogSummary, umilogProfile,
+    ]
+
+    static let subsurfaceDiveList = CSVPreset("subsurface-dive-list", "Subsurface dive list", kind: .summary)
+    static let subsurfaceProfile = CSVPreset("subsurface-profile", "Subsurface dive computer profile", kind: .profile)
+    static let shearwaterCloud = CSVPreset("shearwater-cloud", "Shearwater Cloud", kind: .profile, names: [
+        "depth": CSVColumnMeaning(.sampleDepth),
+        "time (sec)": CSVColumnMeaning(.sampleTime, unit: .seconds),
+        "water temp": CSVColumnMeaning(.sampleTemperature),
+        "time to surface (min)": CSVColumnMeaning(.tts, unit: .minutes),
+        "current ndl": CSVColumnMeaning(.ndl, unit: .minutes),
+        "average ppo2": CSVColumnMeaning(.ppo2, unit: .bar),
+        "tank 1 pressure (psi)": CSVColumnMeaning(.samplePressure, unit: .psi, index: 1),
+        "tank 2 pressure (psi)": CSVColumnMeaning(.samplePressure, unit: .psi, index: 2),
+        "tank 3 pressure (psi)": CSVColumnMeaning(.samplePressure, unit: .psi, index: 3),
+        "tank 4 pressure (psi)": CSVColumnMeaning(.samplePressure, unit: .psi, index: 4),
+        "max depth": CSVColumnMeaning(.maxDepth),
+        "max time": CSVColumnMeaning(.duration, unit: .seconds),
+        "start date": CSVColumnMeaning(.dateTime),
+        "dive number": CSVColumnMeaning(.diveNumber),
+        "product": CSVColumnMeaning(.computer),
+        "computer serial number": CSVColumnMeaning(.serial),
+        "gf minimum": CSVColumnMeaning(.gfLow),
+        "gf maximum": CSVColumnMeaning(.gfHigh),
+        "start surface pressure": CSVColumnMeaning(.surfacePressure, unit: .millibar),
+    ])
+    static let apdLogViewer = CSVPreset("apd-logviewer", "APD LogViewer", kind: .profile, names: [
+        "dive time (s)": CSVColumnMeaning(.sampleTime, unit: .seconds),
+        "depth (m)": CSVColumnMeaning(.sampleDepth, unit: .metres),
+    ])
+    static let seabear = CSVPreset("seabear", "Seabear H3 / T1 / HUDC", kind: .profile, names: [
+        "time": CSVColumnMeaning(.sampleTime, unit: .seconds),
+        "depth": CSVColumnMeaning(.sampleDepth, unit: .metres),
+        "ndt": CSVColumnMeaning(.ndl, unit: .minutes),
+        "tts": CSVColumnMeaning(.tts, unit: .minutes),
+        "ceiling": CSVColumnMeaning(.ceiling, unit: .metres),
+        "temperature": CSVColumnMeaning(.sampleTemperature, unit: .celsius),
+        "tank pressure": CSVColumnMeaning(.samplePressure, unit: .bar, index: 1),
+    ], skipRows: 2)
+    static let reefnetSensus = CSVPreset("reefnet-sensus", "ReefNet Sensus", kind: .profile, positions: [
+        CSVColumnMeaning(.diveNumber), CSVColumnMeaning(.computer), CSVColumnMeaning(.serial),
+        CSVColumnMeaning(.year), CSVColumnMeaning(.month), CSVColumnMeaning(.day),
+        CSVColumnMeaning(.hour), CSVColumnMeaning(.minute), CSVColumnMeaning(.second),
+        CSVColumnMeaning(.sampleTime, unit: .seconds), CSVColumnMeaning(.sampleAmbientPressure, unit: .millibar),
+        CSVColumnMeaning(.sampleTemperature, unit: .kelvin), CSVColumnMeaning(.ignored),
+    ])
+    /// Headerless `time,code,value` rows; the codes and scales Subsurface documents
+    /// (`docs/csv-formats.md` §1). The start is in a companion `.txt`, not in the CSV.
+    static let poseidonMkVI = CSVPreset("poseidon-mkvi", "Poseidon MkVI Discovery", kind: .profile, positions: [
+        CSVColumnMeaning(.sampleTime, unit: .seconds), CSVColumnMeaning(.ignored), CSVColumnMeaning(.ignored),
+    ], codes: [
+        8: PresetCode(CSVColumnMeaning(.sampleDepth, unit: .metres), factor: 0.5),
+        39: PresetCode(CSVColumnMeaning(.sampleTemperature, unit: .celsius), factor: 0.2),
+        13: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 1), factor: 1),
+        14: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 2), factor: 1),
+    ])
+    static let umilogSummary = CSVPreset("umilog-csv", "umilog csv", kind: .summary)
+    static let umilogProfile = CSVPreset("umilog-csv-profile", "umilog csv-profile", kind: .profile)
+
+    /// The preset the file is, from its header, preamble and first row.
+    static func recognise(header: [String]?, preamble: [[String]], firstRow: [String]?, width: Int) -> CSVPreset? {
+        let names = Set((header ?? []).map { $0.trimmingWhitespace().lowercased() })
+        let preambleText = preamble.joined().joined(separator: " ").lowercased()
+        if names.isSuperset(of: ["dive_number", "date", "time", "duration", "dive_id"]) { return umilogSummary }
+        if names.isSuperset(of: ["dive_number", "elapsed_s", "dive_id"]) { return umilogProfile }
+        if names.contains("dive number"), names.contains("sac [l/min]") || names.contains("sac [cuft/min]") || names.contains("cylinder size (1) [l]") || names.contains("cylinder size (1) [cuft]") { return subsurfaceDiveList }
+        if names.contains("dive number"), names.contains(where: { $0.hasPrefix("sample time") }) { return subsurfaceProfile }
+        if names.contains("time (sec)"), names.contains("depth"), preambleText.contains("imperial units") || names.contains("fraction o2") { return shearwaterCloud }
+        if names.contains("dive time (s)"), names.contains(where: { $0.hasPrefix("ppo2 - c1") }) { return apdLogViewer }
+        if preambleText.contains("seabear") { return seabear }
+        // Three whole numbers a row, the second a small code, no header: Poseidon's raw log.
+        if header == nil, width == 3, let r = firstRow, r.count == 3, r.allSatisfy({ Int($0.trimmingWhitespace()) != nil }),
+           let code = Int(r[1]), (0...255).contains(code) {
+            return poseidonMkVI
+        }
+        if header == nil, let r = firstRow, r.count >= 12,
+           let y = Int(r[3]), (1990...2100).contains(y), let mo = Int(r[4]), (1...12).contains(mo), let d = Int(r[5]), (1...31).contains(d),
+           r[1].uppercased().hasPrefix("SU-") || r[1].uppercased().hasPrefix("SENSUS") {
+            return reefnetSensus
+        }
+        return nil
+    }
+}
+
+/// One code of a `time,code,value` export: the channel its value feeds and the factor that
+/// turns the value into the channel's unit.
+struct PresetCode: Sendable, Hashable {
+    var meaning: CSVColumnMeaning
+    var factor: Double
+    init(_ meaning: CSVColumnMeaning, factor: Double) { self.meaning = meaning; self.factor = factor }
+}

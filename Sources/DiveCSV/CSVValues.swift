@@ -1,0 +1,223 @@
+import DiveCore
+
+/// The order of a date's day, month and year when it is not ISO (`10/1/13`).
+public enum DateOrder: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Day, month, year: `18/02/2026`, `18.02.2026` (most of the world).
+    case dmy
+    /// Month, day, year: `2/18/2026` (the United States).
+    case mdy
+    /// Year, month, day: `2026-02-18`, `2012.10.01`.
+    case ymd
+}
+
+/// Reading the text of one CSV cell as a number, a quantity with its unit, a duration, a
+/// date or a time of day. Every function returns `nil` for text it cannot read; none guesses.
+public enum CSVValues {
+    /// A plain number written with `decimalMark` (`.` or `,`): `12`, `-3.5`, `12,5`, `1e3`.
+    /// Spaces around it are ignored; anything else (`12 m`, `AI is off`) is not a number.
+    public static func number(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> Double? {
+        var s = text
+        while s.first == " " || s.first == "\t" { s.removeFirst() }
+        while s.last == " " || s.last == "\t" { s.removeLast() }
+        guard !s.isEmpty else { return nil }
+        if decimalMark == UInt8(ascii: ",") {
+            guard !s.contains(".") else { return nil }
+            if s.contains(",") { return Double(s.replacingComma()) }
+        } else if s.contains(",") {
+            return nil
+        }
+        // Double() takes "inf", "nan" and hex; a cell never means those.
+        guard s.utf8.allSatisfy({ ($0 &- 0x30) < 10 || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }) else { return nil }
+        return Double(s)
+    }
+
+    /// A number followed by a unit, as some writers put both in one cell: `28.0 ℃`, `18m`,
+    /// `3000 psi`, `8.0 m / 26 ft` (the first of two spellings is taken). A bare number comes
+    /// back with a `nil` unit; text that is neither is `nil`.
+    public static func quantity(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> (value: Double, unit: CSVUnit?)? {
+        var s = text
+        if let slash = s.firstIndex(of: "/") { s = s[..<slash] }
+        while s.last == " " { s.removeLast() }
+        while s.first == " " { s.removeFirst() }
+        if let n = number(s, decimalMark: decimalMark) { return (n, nil) }
+        // Split where the number ends.
+        var end = s.startIndex
+        while end < s.endIndex, let a = s[end].asciiValue,
+              (a &- 0x30) < 10 || a == UInt8(ascii: "-") || a == UInt8(ascii: "+") || a == decimalMark {
+            end = s.index(after: end)
+        }
+        guard end > s.startIndex, end < s.endIndex,
+              let n = number(s[..<end], decimalMark: decimalMark),
+              let unit = CSVUnit(spelling: String(s[end...])) else { return nil }
+        return (n, unit)
+    }
+
+    /// A duration in seconds: `2700` or `45` in `unit` (seconds when `nil`… see below),
+    /// `45:00` as minutes and seconds, `0:45:00` and `1:05:00` as hours, minutes and
+    /// seconds, `45 min`, `1h 5min`, `45'`. A bare number with no unit is minutes, how
+    /// logbooks state a dive's length; a sample column passes `.seconds`. With `unit` hours,
+    /// `1:05` is an hour and five minutes.
+    public static func duration(_ text: Substring, unit: CSVUnit?, decimalMark: UInt8 = UInt8(ascii: ".")) -> Double? {
+        var s = text
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        guard !s.isEmpty else { return nil }
+        if s.contains(":") {
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+            var numbers: [Double] = []
+            for (i, p) in parts.enumerated() {
+                // Only the last part may carry a fraction (`0:40.5`).
+                guard let v = i == parts.count - 1 ? number(p, decimalMark: decimalMark) : Int(p).map(Double.init), v >= 0 else { return nil }
+                numbers.append(v)
+            }
+            if numbers.count == 3 { return numbers[0] * 3600 + numbers[1] * 60 + numbers[2] }
+            return unit == .hours ? numbers[0] * 3600 + numbers[1] * 60 : numbers[0] * 60 + numbers[1]
+        }
+        if let n = number(s, decimalMark: decimalMark) {
+            return (unit ?? .minutes).dimension == .time ? (unit ?? .minutes).toModel(n) : nil
+        }
+        // `45 min`, `45'`, `1h 5min`, `1 h 05`.
+        var total = 0.0, sawUnit = false
+        var rest = s[...]
+        while !rest.isEmpty {
+            while rest.first == " " { rest.removeFirst() }
+            var end = rest.startIndex
+            while end < rest.endIndex, let a = rest[end].asciiValue, (a &- 0x30) < 10 || a == decimalMark { end = rest.index(after: end) }
+            guard end > rest.startIndex, let v = number(rest[..<end], decimalMark: decimalMark) else { return nil }
+            rest = rest[end...]
+            while rest.first == " " { rest.removeFirst() }
+            var unitEnd = rest.startIndex
+            while unitEnd < rest.endIndex, !(rest[unitEnd].asciiValue.map { ($0 &- 0x30) < 10 } ?? false), rest[unitEnd] != " " { unitEnd = rest.index(after: unitEnd) }
+            let spelled = String(rest[..<unitEnd])
+            rest = rest[unitEnd...]
+            let u: CSVUnit
+            if spelled == "'" { u = .minutes } else if spelled == "\"" || spelled == "''" { u = .seconds } else if spelled.isEmpty {
+                // `1 h 05`: a trailing bare number after hours is minutes.
+                guard sawUnit else { return nil }
+                u = .minutes
+            } else {
+                guard let parsed = CSVUnit(spelling: spelled), parsed.dimension == .time else { return nil }
+                u = parsed
+            }
+            sawUnit = true
+            total += u.toModel(v)
+        }
+        return sawUnit ? total : nil
+    }
+
+    /// The three numbers of a date (`10/1/13`, `18.02.2026`, `2026-02-18`, `2012.10.01`) and
+    /// whether the first is a four-digit year; `nil` when the text is not such a date. The
+    /// date may be followed by a time after a space or `T`, which is ignored here.
+    static func dateParts(_ text: Substring) -> (a: Int, b: Int, c: Int, yearFirst: Bool, separator: Character)? {
+        var s = text
+        while s.first == " " { s.removeFirst() }
+        if let cut = s.firstIndex(where: { $0 == " " || $0 == "T" }) { s = s[..<cut] }
+        guard let sep = s.first(where: { $0 == "/" || $0 == "." || $0 == "-" }) else { return nil }
+        let parts = s.split(separator: sep, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
+              let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else { return nil }
+        return (a, b, c, parts[0].count == 4, sep)
+    }
+
+    /// A date in `order` (ISO and year-first dates are read whatever the order). Two-digit
+    /// years are 1970–2069.
+    public static func date(_ text: Substring, order: DateOrder?) -> LocalDate? {
+        guard let p = dateParts(text) else { return nil }
+        if p.yearFirst { return LocalDate(year: p.a, month: p.b, day: p.c) }
+        guard p.c >= 0 else { return nil }
+        let year = p.c < 100 ? (p.c < 70 ? 2000 + p.c : 1900 + p.c) : p.c
+        switch order {
+        case .dmy?: return LocalDate(year: year, month: p.b, day: p.a)
+        case .mdy?: return LocalDate(year: year, month: p.a, day: p.b)
+        case .ymd?, nil: return nil
+        }
+    }
+
+    /// A time of day: `10:34`, `09:12:49`, `7:37:41 PM`, `12:05 am`, `10.34`, `1034`? (no:
+    /// four bare digits are not a time). The time may follow a date in the same cell.
+    public static func timeOfDay(_ text: Substring) -> TimeOfDay? {
+        var s = text
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        // After a date: the part behind the first space or `T`.
+        if dateParts(s) != nil, let cut = s.firstIndex(where: { $0 == " " || $0 == "T" }) {
+            s = s[s.index(after: cut)...]
+            while s.first == " " { s.removeFirst() }
+        }
+        var meridiem: Character?
+        if s.count > 2 {
+            let tail = s.suffix(2).lowercased()
+            if tail == "am" || tail == "pm" {
+                meridiem = tail.first
+                s = s.dropLast(2)
+                while s.last == " " { s.removeLast() }
+            }
+        }
+        // An offset or `Z` after the time is the UTC offset's business, not the time's.
+        if let z = s.firstIndex(where: { $0 == "Z" || $0 == "+" }) { s = s[..<z] }
+        let sep: Character = s.contains(":") ? ":" : "."
+        let parts = s.split(separator: sep, omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        guard var hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2 else { return nil }
+        var second = 0
+        var fraction: String?
+        if parts.count == 3 {
+            let sec = parts[2].split(separator: ".", maxSplits: 1)
+            guard let whole = Int(sec[0]), sec[0].count == 2 else { return nil }
+            second = whole
+            if sec.count == 2 { fraction = String(sec[1]) }
+        }
+        if let m = meridiem {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (m == "p" ? 12 : 0)
+        }
+        return TimeOfDay(hour: hour, minute: minute, second: second, fraction: fraction)
+    }
+}
+
+/// Decides a date column's day/month order from every date in it, never from one: a day over
+/// 12 in first place says day-first, in second place month-first. A column whose dates all
+/// have both numbers at 12 or under cannot be decided, and the caller must ask for
+/// `--date-order`. Dates with dots (`18.02.2026`) are day-first by the convention everyone who
+/// writes them follows, unless the column says otherwise.
+public struct DateOrderDecision: Sendable {
+    public private(set) var dayFirstEvidence: String?
+    public private(set) var monthFirstEvidence: String?
+    public private(set) var yearFirstOnly = true
+    public private(set) var dotted = false
+    public private(set) var datesSeen = 0
+    /// An ambiguous example, for the message.
+    public private(set) var ambiguousExample: String?
+
+    public init() {}
+
+    public mutating func observe(_ text: Substring) {
+        guard let p = CSVValues.dateParts(text) else { return }
+        datesSeen += 1
+        guard !p.yearFirst else { return }
+        yearFirstOnly = false
+        if p.separator == "." { dotted = true }
+        if p.a > 12 && p.b <= 12 { if dayFirstEvidence == nil { dayFirstEvidence = String(text) } } else if p.b > 12 && p.a <= 12 { if monthFirstEvidence == nil { monthFirstEvidence = String(text) } } else if ambiguousExample == nil { ambiguousExample = String(text) }
+    }
+
+    /// The order, when the column decides it.
+    public var order: DateOrder? {
+        if yearFirstOnly { return .ymd }
+        switch (dayFirstEvidence, monthFirstEvidence) {
+        case (_?, nil): return .dmy
+        case (nil, _?): return .mdy
+        case (nil, nil): return dotted ? .dmy : nil
+        case (_?, _?): return nil
+        }
+    }
+
+    /// True when the column holds both a day-first and a month-first date.
+    public var isContradictory: Bool { dayFirstEvidence != nil && monthFirstEvidence != nil }
+}
+
+extension Substring {
+    fileprivate func replacingComma() -> String {
+        String(map { $0 == "," ? "." : $0 })
+    }
+}

@@ -1,0 +1,75 @@
+/// What `umilog csv inspect` shows of a CSV file: how it is written, which export it is, what
+/// every column was understood to hold, the date order, and the first dives as read.
+public struct CSVInspection: Sendable {
+    public var file: String
+    public var layout: CSVLayout
+    /// The first dives, as the reader made them.
+    public var dives: [Dive]
+    /// Findings while reading those dives.
+    public var findings: [Finding]
+    /// Why the dives could not be read, if they could not (an undecided date order …).
+    public var error: DiveError?
+
+    /// The mapping this file was read with, to save and edit (`--write-mapping`).
+    public var mapping: CSVMapping {
+        CSVMapping(columns: layout.columns.compactMap { c in c.meaning.map { (c.name, $0) } }, dateOrder: layout.dateOrder)
+    }
+
+    /// The report as text, one fact a line.
+    public var text: String {
+        var out = "file:       \(file)\n"
+        out += "dialect:    \(layout.dialect)\n"
+        out += "preset:     \(layout.preset.map { "\($0.title) (\($0.id))" } ?? "none: columns from the dictionary")\n"
+        out += "table:      \(layout.kind == .summary ? "summary, one row per dive" : "profile, one row per sample")\n"
+        if let i = layout.sampleInterval { out += "interval:   \(DecimalNumber(i).map { "\($0)" } ?? "\(i)") s between samples\n" }
+        let order: String
+        if let d = layout.dateOrder { order = d.rawValue } else if error?.code.hasPrefix("csv.date-order") == true { order = "undecided (give --date-order dmy|mdy)" } else { order = "no dates in the file" }
+        out += "date order: \(order)\n"
+        if !layout.defaultUnits.isEmpty {
+            out += "units:      \(layout.defaultUnits.values.map(\.rawValue).sorted().joined(separator: ", ")) where a column states none\n"
+        }
+        out += "columns:\n"
+        let width = layout.columns.map { $0.name.count }.max() ?? 0
+        for c in layout.columns {
+            let name = "\"\(c.name)\"" + String(repeating: " ", count: max(0, width - c.name.count))
+            let meaning = c.meaning.map { $0.field == .ignored ? "not carried" : $0.description } ?? "not understood"
+            out += "  \(String(c.index + 1).leftPadded(3))  \(name)  → \(meaning)\(c.source == .none || c.meaning == nil ? "" : "  (\(c.source.rawValue))")\n"
+        }
+        if !layout.metadata.isEmpty {
+            out += "above the table:\n"
+            for m in layout.metadata { out += "  \(m.label): \(m.value) → \(m.meaning)\n" }
+        }
+        out += dives.isEmpty ? "dives:      none read\n" : "first dives as read:\n"
+        for d in dives {
+            var parts = ["\(d.startedAt?.description ?? "no start")"]
+            if let n = d.number { parts.insert("#\(n)", at: 0) }
+            if let m = d.maxDepth { parts.append("max \(DecimalNumber(m).map { "\($0)" } ?? "\(m)") m") }
+            if let s = d.submergedTime { parts.append("\(s / 60):\(String(s % 60).leftPadded(2, with: "0"))") }
+            if let t = d.bottomTemperature { parts.append("\(DecimalNumber(t).map { "\($0)" } ?? "\(t)") °C") }
+            if !d.cylinders.isEmpty { parts.append("\(d.cylinders.count) cylinder\(d.cylinders.count == 1 ? "" : "s")") }
+            if let p = d.recordings.first?.profile { parts.append("\(p.sampleCount) samples") }
+            out += "  " + parts.joined(separator: ", ") + "\n"
+        }
+        if let error { out += "error:      \(error)\n" }
+        return out
+    }
+}
+
+/// Reads `path` as CSV far enough to say how it is understood, and its first `rows` dives.
+public func inspectCSV(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions(), dives count: Int = 3) throws -> CSVInspection {
+    let reader = try CSVDiveReader(path: path, displayName: displayName, options: options)
+    var dives: [Dive] = []
+    var error: DiveError?
+    do {
+        while dives.count < count, let d = try reader.next() { dives.append(d) }
+    } catch let e as DiveError {
+        error = e
+    }
+    return CSVInspection(file: displayName ?? path, layout: reader.layout, dives: dives, findings: reader.takeFindings(), error: error)
+}
+
+extension String {
+    fileprivate func leftPadded(_ n: Int, with c: Character = " ") -> String {
+        count >= n ? self : String(repeating: c, count: n - count) + self
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import DiveCore
+@testable import DiveCSV
+import TestSupport
+
+/// Reads every dive of a CSV file.
+func readCSV(_ path: String, _ options: CSVReadOptions = CSVReadOptions()) throws -> (dives: [Dive], findings: [Finding], reader: CSVDiveReader) {
+    let reader = try CSVDiveReader(path: path, options: options)
+    var dives: [Dive] = []
+    var findings: [Finding] = []
+    while let d = try reader.next() { dives.append(d); findings += reader.takeFindings() }
+    findings += reader.takeFindings()
+    return (dives, findings, reader)
+}
+
+/// One corpus file and what a person reads off it by hand (`docs/csv-formats.md` §9 shows the
+/// arithmetic): the number of dives and, for the first, its start, greatest depth (m),
+/// duration (s) and the conversion it needed.
+struct HandRead: Sendable, CustomStringConvertible {
+    var file: String
+    var options: CSVReadOptions = CSVReadOptions()
+    var preset: String?
+    var dives: Int
+    var start: String
+    var maxDepth: Double
+    var duration: Int
+    /// The check of the conversion the file needed, on its first dive.
+    var conversion: @Sendable (Dive) -> Bool
+    var description: String { file }
+}
+
+let apdStart = DiveDateTime.parse("2011-06-14T11:20:36")!.0
+
+let handRead: [HandRead] = [
+    // Seconds and metres as written; no date: the start is given.
+    HandRead(file: "apd-logviewer__Test.csv", options: CSVReadOptions(startedAt: apdStart), preset: "apd-logviewer",
+             dives: 1, start: "2011-06-14T11:20:36", maxDepth: 20.0, duration: 1460,
+             conversion: { $0.recordings.first?.profile?.depth?.times.last == 1_460_000 }),
+    HandRead(file: "apd-logviewer__TestComma.csv", options: CSVReadOptions(startedAt: apdStart), preset: "apd-logviewer",
+             dives: 1, start: "2011-06-14T11:20:36", maxDepth: 20.0, duration: 1460,
+             conversion: { $0.recordings.first?.profile?.depth?.values.max() == 2000 }),
+    // M/D/YY, given; `45:00` is minutes and seconds.
+    HandRead(file: "manual-spreadsheet__test41.csv", options: CSVReadOptions(dateOrder: .mdy),
+             dives: 4, start: "2013-10-01T10:34:00", maxDepth: 18, duration: 2700,
+             conversion: { $0.notes == "nice dive" && $0.avgDepth == 16 }),
+    HandRead(file: "manual-spreadsheet__test41.tsv", options: CSVReadOptions(dateOrder: .mdy),
+             dives: 4, start: "2013-10-01T10:34:00", maxDepth: 18, duration: 2700,
+             conversion: { $0.avgDepth == 16 }),
+    // Code 8 is depth in half metres (71 → 35.5 m), code 39 temperature in fifths of a °C.
+    HandRead(file: "poseidon-mkvi__Poseidon_MkVILog.csv", options: CSVReadOptions(startedAt: apdStart), preset: "poseidon-mkvi",
+             dives: 1, start: "2011-06-14T11:20:36", maxDepth: 35.5, duration: 3629,
+             conversion: { $0.recordings.first?.profile?.temperature?.values.min() == 2340 }),
+    // Absolute pressure in mbar → depth: (6441 − 1013.25) mbar × 100 / (1020 × 9.80665) = 54.26 m;
+    // temperature in kelvin (287 K = 13.85 °C).
+    HandRead(file: "reefnet-sensus__TestSensusSingle.csv", preset: "reefnet-sensus",
+             dives: 1, start: "2011-03-27T11:25:29", maxDepth: 54.26, duration: 6970,
+             conversion: { $0.recordings.first?.profile?.temperature?.values.first == 1385 }),
+    // Time is row × the preamble's `Log interval: 5 s` (207 rows: 0 … 1030 s).
+    HandRead(file: "seabear__TestDiveSeabearH3_0002SBDT.CSV", preset: "seabear",
+             dives: 1, start: "2012-10-01T06:22:30", maxDepth: 69.9, duration: 1030,
+             conversion: { $0.recordings.first?.profile?.depth?.times.dropFirst().first == 5000 && $0.number == 2 }),
+    HandRead(file: "seabear__TestDiveSeabearH3_0004SBDT.CSV", preset: "seabear",
+             dives: 1, start: "2012-10-01T07:07:26", maxDepth: 70.1, duration: 983,
+             conversion: { $0.recordings.first?.profile?.depth?.times.dropFirst().first == 1000 }),
+    HandRead(file: "seabear__TestDiveSeabearHUDC.csv", preset: "seabear",
+             dives: 1, start: "2014-07-10T08:46:10", maxDepth: 40.0, duration: 452,
+             conversion: { $0.recordings.first?.profile?.pressures.first?.series.values.first == 1990 && $0.recordings.first?.surfacePressure == 0.9665 }),
+    HandRead(file: "seabear__TestDiveSeabearT1_0002SBDT.CSV", preset: "seabear",
+             dives: 1, start: "2012-10-01T06:22:30", maxDepth: 69.9, duration: 1030,
+             conversion: { $0.recordings.first?.profile?.depth?.values.max() == 6990 }),
+    HandRead(file: "seabear__TestDiveSeabearT1_0004SBDT.CSV", preset: "seabear",
+             dives: 1, start: "2012-10-01T07:07:26", maxDepth: 70.1, duration: 983,
+             conversion: { $0.recordings.first?.profile?.depth?.values.max() == 7010 }),
+    // Imperial: 95.8 ft = 29.19984 m, 67 °F = 19.44 °C; `2/18/2026 7:37:41 PM` is month-first, 12-hour.
+    HandRead(file: "shearwater-cloud__Petrel_3_742_Sample.csv", preset: "shearwater-cloud",
+             dives: 1, start: "2026-02-18T19:37:41", maxDepth: 29.19984, duration: 2703,
+             conversion: { $0.bottomTemperature == 19.44 && $0.number == 742 && $0.recordings.first?.device?.serial == "B2458E7C" }),
+    // `sample time (min)` holds minutes and seconds: `22:00` is 1320 s; 20 ft written as 6.096 m (cm in the profile).
+    HandRead(file: "subsurface__dive_computer_profiles.csv", preset: "subsurface-profile",
+             dives: 41, start: "2024-09-21T09:12:49", maxDepth: 6.1, duration: 1320,
+             conversion: { $0.recordings.first?.profile?.depth?.times == [0, 40_000, 1_280_000, 1_320_000] }),
+    // `duration [min]` holds minutes and seconds too: `25:20` is 1520 s.
+    HandRead(file: "subsurface__subsurface-dive_list.csv", preset: "subsurface-dive-list",
+             dives: 24, start: "2018-05-22T14:23:43", maxDepth: 82.87, duration: 1520,
+             conversion: { $0.bottomTemperature == 23.333 && $0.cylinders.first?.volume == 11.094 }),
+]
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct CSVCorpusDiveTests {
+    @Test(arguments: handRead)
+    func eachCorpusFileReadsAsReadByHand(_ expected: HandRead) throws {
+        let (dives, findings, reader) = try readCSV(Paths.corpus + "/csv/" + expected.file, expected.options)
+        #expect(reader.layout.preset?.id == expected.preset)
+        #expect(dives.count == expected.dives)
+        let d = try #require(dives.first)
+        #expect(d.startedAt?.description == expected.start)
+        #expect(abs((d.maxDepth ?? -1) - expected.maxDepth) < 0.005, "max depth \(d.maxDepth ?? -1)")
+        #expect(d.submergedTime == expected.duration)
+        #expect(expected.conversion(d), "conversion of \(expected.file)")
+        #expect(!findings.contains { $0.code == "csv.time-backwards" && expected.preset != "poseidon-mkvi" })
+    }
+
+    /// Every corpus CSV has a dive list in it; a file that records no date names the flag.
+    @Test func aProfileWithoutADateNamesStartedAt() throws {
+        #expect {
+            _ = try readCSV(Paths.corpus + "/csv/apd-logviewer__Test.csv")
+        } throws: { ($0 as? DiveError)?.code == "csv.no-start" && ($0 as? DiveError)?.message.contains("--started-at") == true }
+    }
+
+    /// Text in a number column is one finding per column and text, with row and column.
+    @Test func textInANumberColumnIsReportedOnce() throws {
+        let (_, findings, _) = try readCSV(Paths.corpus + "/csv/shearwater-cloud__Petrel_3_742_Sample.csv")
+        let bad = findings.filter { $0.code == "csv.bad-value" }
+        let tank1 = bad.filter { $0.location.field == "Tank 1 pressure (PSI)" }
+        #expect(tank1.count == 1)
+        #expect(tank1.first?.message.hasPrefix("\"AI is off\" is not a pressure") == true)
+        #expect(tank1.first?.location.row == 2) // the sample header is row 1
+        #expect(tank1.first?.location.line == 4)
+        var strict = CSVReadOptions()
+        strict.strict = true
+        #expect(throws: DiveError.self) { _ = try readCSV(Paths.corpus + "/csv/shearwater-cloud__Petrel_3_742_Sample.csv", strict) }
+    }
+}
+
+@Suite struct CSVReaderTests {
+    /// A spreadsheet whose every date could be day-first or month-first is refused with the
+    /// flag to use; with the flag it imports.
+    @Test func ambiguousDatesAreRefusedUntilTheOrderIsGiven() throws {
+        let path = Paths.samples + "/csv/ambiguous-dates.csv"
+        let error = try #require(throws: DiveError.self) { _ = try readCSV(path) }
+        #expect(error.code == "csv.date-order-ambiguous")
+        #expect(error.message.contains("--date-order"))
+        let dmy = try readCSV(path, CSVReadOptions(dateOrder: .dmy)).dives
+        let mdy = try readCSV(path, CSVReadOptions(dateOrder: .mdy)).dives
+        #expect(dmy.map { $0.startedAt?.description } == ["2023-04-03T09:10:00", "2023-04-03T13:45:00", "2023-06-05T10:02:00"])
+        #expect(mdy.first?.startedAt?.description == "2023-03-04T09:10:00")
+        // Units from the headers: 60 ft, 75 °F, minutes.
+        #expect(dmy.first?.maxDepth == 18.288)
+        #expect(dmy.first?.bottomTemperature == 23.888889)
+        #expect(dmy.first?.submergedTime == 2520)
+    }
+
+    /// One day over 12 anywhere in the column decides it.
+    @Test func oneUnambiguousDateDecidesTheColumn() throws {
+        let path = try Paths.temporaryDirectory() + "/dates.csv"
+        try "Date,Max Depth\n03/04/2023,10\n25/04/2023,12\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let (dives, _, reader) = try readCSV(path)
+        #expect(reader.layout.dateOrder == .dmy)
+        #expect(dives.first?.startedAt?.description == "2023-04-03")
+    }
+
+    /// A German spreadsheet in Windows-1252 with decimal commas and dotted dates.
+    @Test func aEuropeanSpreadsheetReads() throws {
+        let (dives, findings, reader) = try readCSV(Paths.samples + "/csv/spreadsheet-windows-1252.csv")
+        #expect(reader.layout.dialect.decimalMark == UInt8(ascii: ","))
+        #expect(dives.map(\.maxDepth) == [28.3, 22.0])
+        #expect(dives.first?.startedAt?.description == "2024-03-02")
+        #expect(dives.last?.notes == "Toilets on the wreck €")
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    /// `--map` wins over the dictionary.
+    @Test func aMappingOverridesTheDictionary() throws {
+        let path = try Paths.temporaryDirectory() + "/map.csv"
+        try "Datum,Tiefe,Zeug\n2024-05-01,18,7\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let plain = try readCSV(path)
+        #expect(plain.dives.first?.maxDepth == 18)
+        #expect(plain.findings.contains { $0.code == "csv.column-unknown" && $0.location.field == "Zeug" })
+        let mapped = try readCSV(path, CSVReadOptions(columns: ["tiefe": CSVColumnMeaning(.maxDepth, unit: .feet), "zeug": CSVColumnMeaning(.weight, unit: .kilograms)]))
+        #expect(mapped.dives.first?.maxDepth == 5.4864)
+        #expect(mapped.dives.first?.weight == 7)
+    }
+}
