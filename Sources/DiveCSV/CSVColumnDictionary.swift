@@ -80,7 +80,7 @@ public enum CSVColumnDictionary {
             return .pressure
         case .cylinderSize: return .volume
         case .weight: return .mass
-        case .gfLow, .gfHigh, .oxygen, .helium, .cns: return .ratio
+        case .gfLow, .gfHigh, .oxygen, .helium, .cns, .gradientFactor: return .ratio
         case .diveNumber, .diveID, .date, .time, .dateTime, .year, .month, .day, .hour, .minute, .second, .site, .location, .country, .latitude, .longitude,
              .position, .trip, .buddy, .guide, .notes, .rating, .diveType, .computer, .serial, .tags, .suit,
              .gas, .events, .ignored:
@@ -590,6 +590,7 @@ extension CSVColumnDictionary {
             "sauerstoffpartialdruck", "pression partielle o2", "presion parcial o2", "pressione parziale o2",
         ]),
         (.init(.cns), ["cns", "cns exposure", "cns toxicity", "cns load", "sample cns"]),
+        (.init(.gradientFactor), ["gf", "gradient factor", "current gf", "sample gf"]),
         (.init(.events), [
             "events", "event", "sample events", "ereignisse", "ereignis", "evenements", "evenement", "eventos",
             "evento", "eventi", "gebeurtenissen",
@@ -606,7 +607,7 @@ extension CSVColumnDictionary {
             "start external o2 sensor status", "end external o2 sensor status", "current circuit mode",
             "current ccr mode", "circuit switch type", "gas switch needed",
             // Decompression beyond the model's channels.
-            "gradient factor", "gf", "first stop depth", "first stop time", "safe ascent depth", "deco model",
+            "first stop depth", "first stop time", "safe ascent depth", "deco model",
             "vpm b conservatism", "conservatism",
             // Summary values without a member, and file bookkeeping.
             "start cns", "end cns", "end date", "end surface pressure", "imperial units", "error history", "firmware",

@@ -65,6 +65,8 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     case ceiling
     case ppo2
     case cns
+    /// The gradient factor the computer reports, percent.
+    case gradientFactor = "gf"
     case events
     /// Known, and deliberately not read: no member of the model holds it (SAC, heart rate,
     /// battery voltage …). Reported once per column, never silently.
@@ -73,7 +75,7 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     /// True for the columns of one profile sample.
     public var isSample: Bool {
         switch self {
-        case .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events: return true
+        case .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .gradientFactor, .events: return true
         default: return false
         }
     }

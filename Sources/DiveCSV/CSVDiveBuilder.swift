@@ -28,6 +28,8 @@ struct DiveBuilder {
     private var sampleIndex = 0
     private var lastTime: Int?
     private var ambient: [(time: Int, mbar: Double)] = []
+    /// Gases named by gas switches, in order of first use: a profile table's cylinders.
+    private var switchGases: [String] = []
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
@@ -204,7 +206,7 @@ struct DiveBuilder {
             try cylinder(m, value, c, row: row, line: line)
         case .surfaceInterval:
             reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
-        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events:
+        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .gradientFactor, .events:
             break
         }
     }
@@ -223,9 +225,10 @@ struct DiveBuilder {
             switch m.field {
             case .gas:
                 cyl.gasName = cell
+                // The name states the mix (`Air` is 21 % oxygen and no helium).
                 if let (o2, he) = Self.gasMix(cell) {
                     if cyl.oxygen == nil { cyl.oxygen = o2 }
-                    if cyl.helium == nil, he > 0 { cyl.helium = he }
+                    if cyl.helium == nil { cyl.helium = he }
                 }
             case .oxygen, .helium:
                 guard let (v, u) = try number(cell, c, expected: "a gas fraction", row: row, line: line) else { continue }
@@ -240,7 +243,7 @@ struct DiveBuilder {
                 }
                 cyl.volume = convert(v, cellUnit: u, c, m, dimension: .volume)
             case .startPressure, .endPressure, .workingPressure:
-                guard let (v, u) = try number(cell, c, expected: "a pressure", row: row, line: line), v > 0 else { continue }
+                guard let (v, u) = try number(cell, c, expected: "a pressure", row: row, line: line) else { continue }
                 let bar = convert(v, cellUnit: u, c, m, dimension: .pressure)
                 if m.field == .startPressure { cyl.startPressure = bar } else if m.field == .endPressure { cyl.endPressure = bar } else {
                     reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (working pressure) has no member of a cylinder; not read")
@@ -265,8 +268,6 @@ struct DiveBuilder {
             if let v = try value(.temperature, "a temperature") { append(\.temperature, t, v * 100) }
         case .samplePressure:
             guard let v = try value(.pressure, "a pressure") else { return }
-            // A gauge at 0 is a transmitter that reads nothing, not an empty cylinder.
-            guard v > 0 else { return }
             let n = (m.index ?? 1) - 1
             if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
                 profile.pressures[k].series.append(t, Int((v * 10).rounded()))
@@ -288,8 +289,33 @@ struct DiveBuilder {
         case .cns:
             guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
             append(\.cns, t, v * 10)
+        case .gradientFactor:
+            guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
+            append(\.gradientFactor, t, v)
         case .events:
-            profile.events.append(Event(time: t, label: text))
+            // `gas_switch EAN50; safety_stop (label)`, as umilog's csv-profile writes them.
+            for item in text.split(separator: ";").map({ String($0).trimmingWhitespace() }) where !item.isEmpty {
+                var rest = Substring(item)
+                var label: String?
+                if rest.hasSuffix(")"), let open = rest.lastIndex(of: "(") {
+                    label = String(rest[rest.index(after: open)..<rest.index(before: rest.endIndex)])
+                    rest = rest[..<open]
+                }
+                let words = rest.split(separator: " ", maxSplits: 1)
+                guard let first = words.first, let type = EventType(rawValue: String(first)) else {
+                    profile.events.append(Event(time: t, label: item))
+                    continue
+                }
+                var event = Event(time: t, type: type, label: label)
+                if type == .gasSwitch, words.count == 2 {
+                    let gas = String(words[1]).trimmingWhitespace()
+                    if let k = switchGases.firstIndex(of: gas) { event.gasNumber = k } else {
+                        switchGases.append(gas)
+                        event.gasNumber = switchGases.count - 1
+                    }
+                }
+                profile.events.append(event)
+            }
         default:
             break
         }
@@ -349,6 +375,16 @@ struct DiveBuilder {
         var all = numbered.isEmpty ? list : numbered
         all = all.filter { $0 != Cylinder() }
         for i in all.indices { all[i].gasNumber = i }
+        // A profile table names its gases only in its switches: one cylinder each, in order of use.
+        if all.isEmpty {
+            for (k, gas) in switchGases.enumerated() {
+                var c = Cylinder()
+                c.gasNumber = k
+                c.gasName = gas
+                if let (o2, he) = Self.gasMix(gas) { c.oxygen = o2; c.helium = he }
+                all.append(c)
+            }
+        }
         // A pressure channel belongs to a cylinder, even one the file says nothing else of.
         for p in profile.pressures where !all.contains(where: { $0.gasNumber == p.gasNumber }) {
             var c = Cylinder()

@@ -122,6 +122,13 @@ public struct CSVLayout: Sendable {
                 }
             }
             guard !v.isEmpty else { return }
+            // `GF: 30/70`: the gradient factors the computer was set to.
+            if let m = CSVColumnDictionary.meaning(ofHeader: key), m.field == .gradientFactor || m.field == .gfLow,
+               let slash = v.firstIndex(of: "/"), Int(String(v[..<slash]).trimmingWhitespace()) != nil {
+                metadata.append(CSVMetadata(label: key, meaning: CSVColumnMeaning(.gfLow), value: String(v[..<slash])))
+                metadata.append(CSVMetadata(label: key, meaning: CSVColumnMeaning(.gfHigh), value: String(v[v.index(after: slash)...])))
+                return
+            }
             if let m = options.columns[folded] ?? preset?.meaning(name: key, index: nil) ?? CSVColumnDictionary.meaning(ofHeader: key), m.field != .ignored {
                 // A summary's `Depth` is the dive's greatest, its `Temperature` the water's.
                 metadata.append(CSVMetadata(label: key, meaning: m.summarised, value: v))

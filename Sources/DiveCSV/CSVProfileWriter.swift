@@ -137,9 +137,10 @@ public final class CSVProfileWriter {
 
     static func describe(_ e: Event, cylinders: [Cylinder]) -> String {
         var s = e.type?.rawValue ?? ""
-        if e.type == .gasSwitch, let g = e.gasNumber, g < cylinders.count {
-            let c = cylinders[g]
-            s += " " + (c.gasLabel ?? c.gasName ?? "cylinder \(g + 1)")
+        // Gas numbers are labels, not positions (a document may number its cylinders from 1).
+        if e.type == .gasSwitch, let g = e.gasNumber, let k = cylinders.firstIndex(where: { $0.gasNumber == g }) ?? (g < cylinders.count && !cylinders.contains { $0.gasNumber != nil } ? g : nil) {
+            let c = cylinders[k]
+            s += " " + (c.gasLabel ?? c.gasName ?? "cylinder \(k + 1)")
         }
         if let label = e.label { s += s.isEmpty ? label : " (\(label))" }
         return s

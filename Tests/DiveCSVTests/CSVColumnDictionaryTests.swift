@@ -41,7 +41,7 @@ private let apd: [CSVColumnMeaning?] = [
     m(.ignored, .bar), m(.ignored, .bar), m(.ignored, .bar), m(.ignored, .bar), m(.ppo2, .bar),
     m(.ignored, .bar), m(.ignored, .bar), m(.ignored, .bar), m(.ignored, .bar),
     m(.ignored), m(.ignored), m(.ignored), m(.ignored),
-    m(.sampleTemperature, .celsius), m(.ignored, .percent), m(.cns, .percent), m(.ceiling, .metres), m(.ignored),
+    m(.sampleTemperature, .celsius), m(.ignored, .percent), m(.cns, .percent), m(.ceiling, .metres), m(.gradientFactor),
 ]
 private let manual: [CSVColumnMeaning?] = [
     m(.diveNumber), m(.date), m(.time), m(.duration), m(.maxDepth), m(.avgDepth), m(.buddy), m(.suit), m(.notes),
@@ -114,7 +114,7 @@ let sampleHeaderRows: [HeaderRowExpectation] = [
     .init(file: "logbook.profile.csv", line: 1, delimiter: ",", meanings: [
         m(.diveNumber), m(.date), m(.time), m(.utcOffset), m(.sampleTime, .seconds), m(.sampleDepth, .metres),
         m(.sampleTemperature, .celsius), m(.ndl, .seconds), m(.tts, .seconds), m(.ceiling, .metres), m(.ppo2, .bar),
-        m(.cns, .percent), m(.ignored, .percent), m(.events), m(.diveID), m(.samplePressure, .bar, 1),
+        m(.cns, .percent), m(.gradientFactor, .percent), m(.events), m(.diveID), m(.samplePressure, .bar, 1),
         m(.samplePressure, .bar, 2),
     ]),
 ]
@@ -311,7 +311,7 @@ struct CSVColumnDictionaryCorpusTests {
     @Test(arguments: [
         ("DIVE NR", m(.diveNumber)), ("Serial number", m(.serial)), ("Surface pressure", m(.surfacePressure)),
         ("Mode", m(.diveType)), ("Firmware Version", m(.ignored)), ("DECO CODE Version", m(.ignored)),
-        ("DIVE LOG Version", m(.ignored)), ("GF", m(.ignored)), ("Hardware Version", nil),
+        ("DIVE LOG Version", m(.ignored)), ("GF", m(.gradientFactor)), ("Hardware Version", nil),
     ] as [(String, CSVColumnMeaning?)])
     func preambleLabels(_ label: String, _ expected: CSVColumnMeaning?) {
         #expect(meaning(label) == expected)
@@ -326,7 +326,7 @@ struct CSVColumnDictionaryCorpusTests {
         ("Site", m(.site)), ("Depth", m(.sampleDepth)), ("Time", m(.time)), ("Type", m(.diveType)), ("Tag", m(.tags)),
         ("Data", m(.date)), ("Mode", m(.diveType)), ("Start Date", m(.dateTime)), ("End Date", m(.ignored)),
         ("Start CNS %", m(.ignored, .percent)), ("Fraction O2", m(.oxygen, .fraction)), ("Long", m(.longitude)),
-        ("GF", m(.ignored)), ("Tank Type", nil), ("Volume", m(.cylinderSize)),
+        ("GF", m(.gradientFactor)), ("Tank Type", nil), ("Volume", m(.cylinderSize)),
     ] as [(String, CSVColumnMeaning?)])
     func noFalseFriends(_ header: String, _ expected: CSVColumnMeaning?) {
         #expect(meaning(header) == expected)
