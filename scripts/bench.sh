@@ -119,5 +119,6 @@ measure() {
     bytes=$(stat -c %s "$DATA/out-profile.csv")
     measure "wc -l FILE.csv (a byte scan)" "$bytes" wc -l "$DATA/out-profile.csv"
     measure "umilog validate FILE.csv" "$bytes" "$UMILOG" validate "$DATA/out-profile.csv"
+    measure "umilog convert FILE.csv --to csv (reads every sample)" "$bytes" "$UMILOG" convert "$DATA/out-profile.csv" --to csv -o "$DATA/out-from-profile.csv"
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2

@@ -30,6 +30,7 @@ struct DiveBuilder {
     private var ambient: [(time: Int, mbar: Double)] = []
     /// Gases named by gas switches, in order of first use: a profile table's cylinders.
     private var switchGases: [String] = []
+    private var readDiveColumns = false
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
@@ -70,10 +71,14 @@ struct DiveBuilder {
             try coded(fields, preset: preset, at: sampleTime, row: row, line: line)
             return
         }
-        for c in layout.columns where c.index < fields.count {
-            guard let m = c.meaning, m.field != .ignored else { continue }
+        // A profile row repeats its dive's own columns: they are read from its first row.
+        let diveColumns = layout.kind == .summary || !readDiveColumns
+        readDiveColumns = true
+        for c in reader.activeColumns where c.index < fields.count {
+            let m = c.meaning!
+            if !m.field.isSample && !diveColumns { continue }
             let text = fields[c.index]
-            if text.trimmingWhitespace().isEmpty { continue }
+            if text.isEmpty || text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             if m.field.isSample {
                 guard m.field != .sampleTime, let t = sampleTime else { continue }
                 try sample(m, text, at: t, column: c, row: row, line: line)
@@ -263,9 +268,9 @@ struct DiveBuilder {
         }
         switch m.field {
         case .sampleDepth:
-            if let v = try value(.length, "a depth") { append(\.depth, t, v * 100) }
+            if let v = try value(.length, "a depth") { Self.append(&profile.depth, t, v * 100) }
         case .sampleTemperature:
-            if let v = try value(.temperature, "a temperature") { append(\.temperature, t, v * 100) }
+            if let v = try value(.temperature, "a temperature") { Self.append(&profile.temperature, t, v * 100) }
         case .samplePressure:
             guard let v = try value(.pressure, "a pressure") else { return }
             let n = (m.index ?? 1) - 1
@@ -278,20 +283,20 @@ struct DiveBuilder {
             guard let (v, u) = try number(text, c, expected: "a pressure", row: row, line: line) else { return }
             ambient.append((t, (u ?? m.unit ?? .millibar).toModel(v) * 1000))
         case .ndl:
-            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { append(\.ndl, t, s) } else { try reader.bad(text, column: c, expected: "a no-decompression time", row: row, line: line) }
+            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { Self.append(&profile.ndl, t, s) } else { try reader.bad(text, column: c, expected: "a no-decompression time", row: row, line: line) }
         case .tts:
-            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { append(\.tts, t, s) } else { try reader.bad(text, column: c, expected: "a time to surface", row: row, line: line) }
+            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { Self.append(&profile.tts, t, s) } else { try reader.bad(text, column: c, expected: "a time to surface", row: row, line: line) }
         case .ceiling:
-            if let v = try value(.length, "a depth") { append(\.ceiling, t, v * 100) }
+            if let v = try value(.length, "a depth") { Self.append(&profile.ceiling, t, v * 100) }
         case .ppo2:
             guard let (v, u) = try number(text, c, expected: "a partial pressure", row: row, line: line) else { return }
-            append(\.ppo2, t, (u ?? m.unit ?? .bar).toModel(v) * 100)
+            Self.append(&profile.ppo2, t, (u ?? m.unit ?? .bar).toModel(v) * 100)
         case .cns:
             guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
-            append(\.cns, t, v * 10)
+            Self.append(&profile.cns, t, v * 10)
         case .gradientFactor:
             guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
-            append(\.gradientFactor, t, v)
+            Self.append(&profile.gradientFactor, t, v)
         case .events:
             // `gas_switch EAN50; safety_stop (label)`, as umilog's csv-profile writes them.
             for item in text.split(separator: ";").map({ String($0).trimmingWhitespace() }) where !item.isEmpty {
@@ -337,9 +342,9 @@ struct DiveBuilder {
         try sample(known.meaning, String(v * known.factor), at: t, column: column, row: row, line: line)
     }
 
-    private mutating func append(_ channel: WritableKeyPath<Profile, Series?>, _ t: Int, _ scaled: Double) {
-        if profile[keyPath: channel] == nil { profile[keyPath: channel] = Series() }
-        profile[keyPath: channel]!.append(t, Int(scaled.rounded()))
+    private static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double) {
+        if channel == nil { channel = Series() }
+        channel!.append(t, Int(scaled.rounded()))
     }
 
     // MARK: The dive

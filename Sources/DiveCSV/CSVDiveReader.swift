@@ -31,6 +31,8 @@ public final class CSVDiveReader: DiveSource {
     public private(set) var header = LogbookHeader()
     /// What the file was understood to be.
     public let layout: CSVLayout
+    /// The columns a row is read from (those with a meaning to carry, time aside).
+    let activeColumns: [CSVColumn]
 
     private let tokenizer: CSVTokenizer
     private let file: String
@@ -118,6 +120,7 @@ public final class CSVDiveReader: DiveSource {
             }
         }
         self.layout = layout
+        activeColumns = layout.columns.filter { $0.meaning != nil && $0.meaning?.field != .ignored && $0.meaning?.field != .sampleTime }
         if firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
             pending = firstRow
             pendingRow = firstRowNumber

@@ -16,25 +16,35 @@ public enum CSVValues {
     /// A plain number written with `decimalMark` (`.` or `,`): `12`, `-3.5`, `12,5`, `1e3`.
     /// Spaces around it are ignored; anything else (`12 m`, `AI is off`) is not a number.
     public static func number(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> Double? {
-        var s = text
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        guard !s.isEmpty else { return nil }
+        // Byte by byte: this runs for every cell of a profile.
+        let u = text.utf8
+        var start = u.startIndex, end = u.endIndex
+        while start < end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
+        while end > start, u[u.index(before: end)] == 0x20 || u[u.index(before: end)] == 0x09 { end = u.index(before: end) }
+        guard start < end else { return nil }
+        var comma = false, point = false
+        for b in u[start..<end] {
+            switch b {
+            case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            case UInt8(ascii: "."): point = true
+            case UInt8(ascii: ","): comma = true
+            default: return nil // `Double()` takes "inf", "nan" and hex; a cell never means those
+            }
+        }
         if decimalMark == UInt8(ascii: ",") {
-            guard !s.contains(".") else { return nil }
-            if s.contains(",") { return Double(s.replacingComma()) }
-        } else if s.contains(",") {
+            if point { return nil }
+            if comma { return Double(String(decoding: u[start..<end].map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }, as: UTF8.self)) }
+        } else if comma {
             return nil
         }
-        // Double() takes "inf", "nan" and hex; a cell never means those.
-        guard s.utf8.allSatisfy({ ($0 &- 0x30) < 10 || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }) else { return nil }
-        return Double(s)
+        return Double(Substring(u[start..<end]))
     }
 
     /// A number followed by a unit, as some writers put both in one cell: `28.0 ℃`, `18m`,
     /// `3000 psi`, `8.0 m / 26 ft` (the first of two spellings is taken). A bare number comes
     /// back with a `nil` unit; text that is neither is `nil`.
     public static func quantity(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> (value: Double, unit: CSVUnit?)? {
+        if let n = number(text, decimalMark: decimalMark) { return (n, nil) }
         var s = text
         if let slash = s.firstIndex(of: "/") { s = s[..<slash] }
         while s.last == " " { s.removeLast() }
@@ -58,6 +68,9 @@ public enum CSVValues {
     /// logbooks state a dive's length; a sample column passes `.seconds`. With `unit` hours,
     /// `1:05` is an hour and five minutes.
     public static func duration(_ text: Substring, unit: CSVUnit?, decimalMark: UInt8 = UInt8(ascii: ".")) -> Double? {
+        if let n = number(text, decimalMark: decimalMark) {
+            return (unit ?? .minutes).dimension == .time ? (unit ?? .minutes).toModel(n) : nil
+        }
         var s = text
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }
