@@ -358,11 +358,15 @@ struct DiveBuilder {
             d.startedAt = DiveDateTime(date: date, time: time, offset: time == nil ? nil : offset)
         } else if let start = reader.readOptions.startedAt {
             d.startedAt = start
-        } else {
-            throw DiveError("csv.no-start", layout.kind == .profile
-                            ? "the profile records no date; give its start with --started-at 2024-05-01T10:12"
-                            : "row \(row) has no date; the dive cannot be placed in time (give one with --started-at, or fix the row)",
+        } else if layout.kind == .profile {
+            throw DiveError("csv.no-start", "the profile records no date; give its start with --started-at 2024-05-01T10:12",
                             at: SourceLocation(file: reader.fileName, line: line, row: row))
+        } else {
+            // One row of a summary: the dive is left out, the others still import.
+            let message = "row \(row) has no date the dive can be placed by; the dive is left out"
+            if reader.readOptions.strict { throw DiveError("csv.row-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
+            reader.report(.dropped, "csv.row-without-start", message, row: row, line: line)
+            return nil
         }
         // Identity: the dive's own id, else its start and number.
         if let id, Identity.embeddedUUID(id) != nil { d.uuid = Identity.embeddedUUID(id)! } else {

@@ -50,8 +50,9 @@ public final class CSVDiveReader: DiveSource {
     private var pendingRow = 0
     private var pendingLine = 0
     private var finished = false
-    /// The dates' order could not be decided: the first ``next()`` throws this.
-    public private(set) var dateProblem: DiveError?
+    /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
+    /// first ``next()`` throws it.
+    public private(set) var problem: DiveError?
     /// The whole file is one dive, already returned.
     /// Records the dives refer to, by kind and name → uuid.
     private var interned: [String: String] = [:]
@@ -104,17 +105,18 @@ public final class CSVDiveReader: DiveSource {
                 }
             }
         }
-        if dates.datesSeen > 0 {
+        problem = layout.problem
+        if dates.datesSeen > 0, problem == nil {
             if let forced = options.dateOrder {
                 layout.dateOrder = forced
             } else if dates.isContradictory {
-                dateProblem = DiveError("csv.date-order-conflict",
+                problem = DiveError("csv.date-order-conflict",
                                 "the dates cannot be read one way: \(dates.dayFirstEvidence!) is day-first and \(dates.monthFirstEvidence!) month-first; fix the file, or say which with --date-order dmy|mdy",
                                 at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
             } else if let order = dates.order {
                 layout.dateOrder = order
             } else {
-                dateProblem = DiveError("csv.date-order-ambiguous",
+                problem = DiveError("csv.date-order-ambiguous",
                                 "every date could be day-first or month-first (\(dates.ambiguousExample ?? "") is \(Self.both(dates.ambiguousExample))); say which with --date-order dmy or --date-order mdy",
                                 at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
             }
@@ -159,7 +161,7 @@ public final class CSVDiveReader: DiveSource {
 
     public func next() throws -> Dive? {
         guard !finished else { return nil }
-        if let dateProblem { finished = true; throw dateProblem }
+        if let problem { finished = true; throw problem }
         switch layout.kind {
         case .summary:
             while let r = try nextRow() {

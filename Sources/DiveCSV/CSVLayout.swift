@@ -48,6 +48,8 @@ public struct CSVLayout: Sendable {
 
     /// Columns that tell one dive of a profile table from the next.
     var keyColumns: [Int]
+    /// Why no dive can be read as the file stands (no date column, no sample time).
+    var problem: DiveError?
 
     /// The key of the dive a profile row belongs to.
     func diveKey(_ fields: [String]) -> String {
@@ -208,12 +210,22 @@ public struct CSVLayout: Sendable {
                                         at: SourceLocation(file: file, field: c.name)))
             }
         }
+        // A summary needs a column its dives' starts come from. (A problem is raised by the
+        // reader's first dive, so that `csv inspect` can still show what it understood.)
+        var problem: DiveError?
+        let startFields: Set<CSVField> = [.date, .dateTime, .year]
+        if kind == .summary, options.startedAt == nil, Set(columns.compactMap { $0.meaning?.field }).isDisjoint(with: startFields),
+           !metadata.contains(where: { startFields.contains($0.meaning.field) }) {
+            problem = DiveError("csv.no-date-column", "no column holds the dives' dates (columns: \(columns.map { "\"\($0.name)\"" }.joined(separator: ", "))); name it with --map 'COLUMN=date'",
+                            at: SourceLocation(file: file))
+        }
         if kind == .profile, !fields.contains(.sampleTime), interval == nil {
-            throw DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
+            problem = DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
                             at: SourceLocation(file: file))
         }
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
-                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys)
+                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys,
+                         problem: problem)
     }
 
     /// The text of a comment line (`// x`, `# x`, `/* x`, ` * x`), or `nil` when the record is

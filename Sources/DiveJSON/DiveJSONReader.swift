@@ -639,7 +639,7 @@ private struct Fields {
 
     mutating func integer(_ name: String) -> Int? {
         guard let v = take(name) else { return nil }
-        if let t = v.numberText, let i = Int(t) { return i }
+        if let i = v.integer { return i }
         wrongType(v, name, "an integer")
         return nil
     }
@@ -668,7 +668,7 @@ private struct Fields {
         var out: [Int] = []
         out.reserveCapacity(elements.count)
         for e in elements {
-            guard let t = e.numberText, let i = Int(t) else { wrongType(e, name, "an array of integers"); return nil }
+            guard let i = e.integer else { wrongType(e, name, "an array of integers"); return nil }
             out.append(i)
         }
         return out

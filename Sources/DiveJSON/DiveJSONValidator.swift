@@ -79,12 +79,12 @@ struct Rules {
     }
 
     /// Which collection each kind of reference names.
+    /// Exactly the schema's `*_uuid` and `*_uuids` members (a test holds the two together).
     static let referenceTargets: [String: String] = [
-        "site_uuids": "sites", "gear_uuids": "gear", "species_uuids": "species", "species_uuid": "species",
+        "site_uuids": "sites", "gear_uuids": "gear", "species_uuid": "species",
         "trip_uuid": "trips", "course_uuid": "courses", "contact_uuid": "contacts", "person_uuid": "people",
         "gear_uuid": "gear", "accommodation_uuid": "contacts", "instructor_uuid": "people",
-        "certification_uuid": "certifications", "schedule_uuid": "gear_service_schedules",
-        "performed_by_uuid": "people", "gear_set_uuid": "gear_sets",
+        "gear_service_schedule_uuid": "gear_service_schedules",
     ]
 
     mutating func check(_ doc: JSONNode) {
@@ -264,7 +264,7 @@ struct Rules {
             }
             var previous = Int.min
             for (k, t) in times.enumerated() {
-                guard let v = t.numberText.flatMap({ Int($0) }) else { continue }
+                guard let v = t.integer else { continue }
                 if v <= previous {
                     issue("divejson.series-order", "sample times must increase strictly: \(v) ms follows \(previous) ms", path: "\(cpath).times[\(k)]", at: t)
                     break
@@ -273,7 +273,7 @@ struct Rules {
                 latest = max(latest, v)
             }
         }
-        if let d = p["duration"], let duration = d.numberText.flatMap({ Int($0) }), duration < latest {
+        if let d = p["duration"], let duration = d.integer, duration < latest {
             issue("divejson.profile-duration", "duration \(duration) ms is shorter than the latest sample, at \(latest) ms", path: path + ".duration", at: d)
         }
     }

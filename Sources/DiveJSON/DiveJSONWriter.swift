@@ -26,6 +26,17 @@ public final class DiveJSONWriter {
         return findings
     }
 
+    /// Whether the diver went out ahead of the dives (the document's head is streamed first).
+    private var wroteDiver = false
+    /// Dives handed over so far, for the path of a dive with no provenance.
+    private var divesSeen = 0
+
+    /// A `dropped` finding about `dive`, at its source file, line and record path.
+    private func report(_ dive: Dive, _ code: String, _ message: String) {
+        let p = dive.provenance
+        findings.append(Finding(.dropped, code, message, at: SourceLocation(file: p?.file, line: p?.line, path: dive.sourcePath(else: divesSeen))))
+    }
+
     private func begin(_ header: LogbookHeader) {
         guard !started else { return }
         started = true
@@ -41,6 +52,7 @@ public final class DiveJSONWriter {
             out.beginRecord(header.layout)
             write(diver)
             out.endRecord()
+            wroteDiver = true
         }
     }
 
@@ -48,11 +60,9 @@ public final class DiveJSONWriter {
     /// and is reported instead.
     public func write(_ dive: Dive, header: LogbookHeader) throws {
         begin(header)
+        defer { divesSeen += 1 }
         guard let start = dive.startedAt else {
-            let p = dive.provenance
-            findings.append(Finding(.dropped, "json.dive-without-start",
-                                    "a dive with no start date cannot be carried: DiveJSON requires started_at",
-                                    at: SourceLocation(file: p?.file, line: p?.line, path: p.map { "dive/\($0.index)" })))
+            report(dive, "json.dive-without-start", "a dive with no start date cannot be carried: DiveJSON requires started_at")
             return
         }
         if !divesOpen {
@@ -66,6 +76,11 @@ public final class DiveJSONWriter {
     /// Closes the dives and writes the header's collections and the provenance block.
     public func finish(header: LogbookHeader) throws {
         begin(header)
+        if !wroteDiver, header.diver != nil {
+            findings.append(Finding(.dropped, "json.diver-not-carried",
+                                    "the diver comes from an input after the first dive was written, and the document's head is already out; not written (convert that input first)",
+                                    at: SourceLocation(path: "diver")))
+        }
         if divesOpen { out.endArray() }
         out.beginRecord(header.layout)
         list("trips", header.trips, write)
@@ -258,10 +273,8 @@ public final class DiveJSONWriter {
         list("cylinders", d.cylinders, write)
         let recordings = d.recordings.filter(\.hasContent)
         if recordings.count < d.recordings.count {
-            let p = d.provenance
-            findings.append(Finding(.dropped, "json.recording-without-content",
-                                    "a recording with no device, profile or readout cannot be carried (a mode or deco model alone describes nothing)",
-                                    at: SourceLocation(file: p?.file, line: p?.line, path: p.map { "dive/\($0.index)" })))
+            report(d, "json.recording-without-content",
+                   "a recording with no device, profile or readout cannot be carried (a mode or deco model alone describes nothing)")
         }
         list("recordings", recordings, write)
         member("created_at", d.createdAt)

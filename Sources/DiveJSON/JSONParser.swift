@@ -37,6 +37,14 @@ public struct JSONNode: Sendable, Hashable {
     public var elements: [JSONNode] { if case .array(let e) = value { return e } else { return [] } }
     public var string: String? { if case .string(let s) = value { return s } else { return nil } }
     public var numberText: String? { if case .number(let n) = value { return n } else { return nil } }
+    /// The number as an integer when it is one — JSON Schema's sense, so `5520.0` and `5.52e3`
+    /// are `5520` — else `nil`.
+    public var integer: Int? {
+        guard case .number(let n) = value else { return nil }
+        if let i = Int(n) { return i }
+        guard let d = DecimalNumber(n), d.normalized().exponent >= 0 else { return nil }
+        return d.roundedInteger()
+    }
     public var isObject: Bool { if case .object = value { return true } else { return false } }
 
     /// The JSON type's name, for messages.

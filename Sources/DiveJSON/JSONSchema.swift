@@ -111,7 +111,7 @@ public final class JSONSchema {
                     }
                 }
             case "minProperties":
-                if x.isObject, let n = s.numberText.flatMap({ Int($0) }), x.members.count < n {
+                if x.isObject, let n = s.integer, x.members.count < n {
                     fail(&out, "minProperties", x, "needs at least \(n) member\(n == 1 ? "" : "s")")
                 }
             case "propertyNames":
@@ -131,7 +131,7 @@ public final class JSONSchema {
                     path.pop()
                 }
             case "minItems":
-                if case .array(let a) = x.value, let n = s.numberText.flatMap({ Int($0) }), a.count < n {
+                if case .array(let a) = x.value, let n = s.integer, a.count < n {
                     fail(&out, "minItems", x, "needs at least \(n) element\(n == 1 ? "" : "s")")
                 }
             case "uniqueItems":
@@ -147,12 +147,12 @@ public final class JSONSchema {
             case "contains":
                 guard case .array(let a) = x.value else { continue }
                 let count = a.filter { conforms(s, $0) }.count
-                let minimum = schema["minContains"]?.numberText.flatMap { Int($0) } ?? 1
-                let maximum = schema["maxContains"]?.numberText.flatMap { Int($0) }
+                let minimum = schema["minContains"]?.integer ?? 1
+                let maximum = schema["maxContains"]?.integer
                 if count < minimum { fail(&out, "contains", x, "needs at least \(minimum) matching element\(minimum == 1 ? "" : "s")") }
                 if let maximum, count > maximum { fail(&out, "maxContains", x, "holds \(count) matching elements, at most \(maximum) allowed") }
             case "minLength", "maxLength":
-                guard let str = x.string, let n = s.numberText.flatMap({ Int($0) }) else { continue }
+                guard let str = x.string, let n = s.integer else { continue }
                 let length = str.unicodeScalars.count
                 if m.name == "minLength" && length < n { fail(&out, "minLength", x, n == 1 ? "should not be empty" : "should be at least \(n) characters, is \(length)") }
                 if m.name == "maxLength" && length > n { fail(&out, "maxLength", x, "should be at most \(n) characters, is \(length)") }
@@ -206,9 +206,8 @@ public final class JSONSchema {
         switch (type, x.value) {
         case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("number", .number):
             return true
-        case ("integer", .number(let text)):
-            guard let d = DecimalNumber(text) else { return false }
-            return d.normalized().exponent >= 0
+        case ("integer", .number):
+            return x.integer != nil
         default:
             return false
         }

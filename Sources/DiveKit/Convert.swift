@@ -134,13 +134,14 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
             let format = try options.from ?? detectFormat(path: path, displayName: input)
             report.format = format
             let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
+            // What the reader found before an error stops it is reported beside the error.
+            defer { report.findings += reader.takeFindings() }
             while let dive = try reader.next() {
                 try output.write(dive, header: reader.header)
                 report.dives += 1
                 report.findings += reader.takeFindings()
                 report.findings += output.takeFindings().map { $0.locatedIn(input) }
             }
-            report.findings += reader.takeFindings()
             output.merge(reader.header)
         }
     } catch let e as DiveError {
@@ -166,7 +167,7 @@ func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat 
         }
         throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
     case .unknown:
-        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF or DiveJSON; use --from to name the format)", at: SourceLocation(file: name, line: 1))
+        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF, DiveJSON or CSV; use --from to name the format)", at: SourceLocation(file: name, line: 1))
     }
 }
 
@@ -270,6 +271,7 @@ final class OutputBuilder {
         }
         if let json {
             try json.finish(header: header)
+            headerFindings = json.takeFindings()
             if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
             return
         }

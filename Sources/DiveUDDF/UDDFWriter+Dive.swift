@@ -3,7 +3,7 @@ import DiveCore
 extension UDDFWriter {
     /// Writes `<dive>`: what came before it, its tanks, its samples, what came after.
     func writeDive(_ d: Dive, header: LogbookHeader, into x: inout XMLEmitter) {
-        let path = "dives/\(divesWritten)"
+        let path = d.sourcePath(else: divesWritten)
         guard let start = d.startedAt else {
             report(.dropped, "uddf.dive-without-start", "a dive with no start cannot be written: UDDF requires its <datetime>", path)
             return
@@ -292,6 +292,14 @@ extension UDDFWriter {
         let cns = add(p.cns), ppo2 = add(p.ppo2), depth = add(p.depth), temperature = add(p.temperature)
         let gf = add(p.gradientFactor), ndl = add(p.ndl)
         let pressures = p.pressures.map { add($0.series) }
+        // Each channel's `<tankpressure ref>`, resolved once; a channel with no cylinder is one finding.
+        let pressureRefs: [[(String, String)]?] = p.pressures.enumerated().map { i, ch in
+            guard let mix = mixOfGas[ch.gasNumber] else {
+                report(.dropped, "uddf.pressure-unresolved", "the pressure readings of gas \(ch.gasNumber), a cylinder this dive does not have, cannot be written", "\(path)/recordings/0/profile/pressures/\(i)")
+                return nil
+            }
+            return [("ref", "mix-\u{1}\(mix)\u{1}")]
+        }
         let events = p.events.sorted { $0.time < $1.time }
         var cursors = [Int](repeating: 0, count: channels.count)
         var e = 0
@@ -347,12 +355,8 @@ extension UDDFWriter {
             if let marker { x.element("setmarker", marker) }
             if let switchTo { x.empty("switchmix", [("ref", "mix-\u{1}\(switchTo)\u{1}")], verbatim: true) }
             for (i, ch) in pressures.enumerated() {
-                guard let v = value(ch) else { continue }
-                guard let mix = mixOfGas[p.pressures[i].gasNumber] else {
-                    report(.dropped, "uddf.pressure-unresolved", "a pressure reading for a cylinder this dive does not have cannot be written", "\(path)/recordings/0/profile/pressures/\(i)")
-                    continue
-                }
-                x.element("tankpressure", DecimalNumber(significand: Int64(v), exponent: 4), [("ref", "mix-\u{1}\(mix)\u{1}")], verbatim: true)
+                guard let ref = pressureRefs[i], let v = value(ch) else { continue }
+                x.element("tankpressure", DecimalNumber(significand: Int64(v), exponent: 4), ref, verbatim: true)
             }
             if let v = value(temperature), let k = kelvin(DecimalNumber(significand: Int64(v), exponent: -2)) {
                 x.element("temperature", k)
@@ -364,7 +368,7 @@ extension UDDFWriter {
             }
             first = false
             if let v = value(gf) { x.element("gradientfactor", DecimalNumber(significand: Int64(v), exponent: -2)) }
-            if let v = value(ndl) { x.element("nodecotime", String(v)) }
+            if let v = value(ndl) { x.element("nodecotime", DecimalNumber(significand: Int64(v), exponent: 0)) }
             x.close("waypoint")
         }
         x.close("samples")

@@ -84,7 +84,7 @@ public final class UDDFWriter {
         defer { diveLine = nil; diveFile = nil }
         writeDive(dive, header: header, into: &out)
         if out.droppedCharacters > dropped {
-            report(.dropped, "uddf.character-not-xml", "\(out.droppedCharacters - dropped) control character(s) XML cannot hold were left out of the text", "dives/\(divesWritten)")
+            report(.dropped, "uddf.character-not-xml", "\(out.droppedCharacters - dropped) control character(s) XML cannot hold were left out of the text", dive.sourcePath(else: divesWritten))
         }
         divesWritten += 1
         if out.bytes.count >= 1 << 16 { try out.flush(to: body) }
@@ -132,10 +132,11 @@ public final class UDDFWriter {
         if let v = generator.version { x.element("version", v) }
         x.element("datetime", header.exportedAt ?? exportedAt)
         x.close("generator")
-        let shops = header.contacts.filter { $0.roles == [.shop] }
-        if !shops.isEmpty {
+        if header.contacts.contains(where: { $0.roles == [.shop] }) {
             x.open("business")
-            for c in shops { writeContactBody(c, element: "shop", id: "contact-\(c.uuid)", guides: [], into: &x) }
+            for (i, c) in header.contacts.enumerated() where c.roles == [.shop] {
+                writeContactBody(c, element: "shop", id: "contact-\(c.uuid)", guides: [], path: "contacts/\(i)", into: &x)
+            }
             x.close("business")
         }
         writeDiver(header, into: &x)
@@ -349,7 +350,7 @@ public final class UDDFWriter {
 
     // MARK: Sites, bases, trips
 
-    private func writeContactBody(_ c: Contact, element: String, id: String, guides: [(Int, String)], into x: inout XMLEmitter) {
+    private func writeContactBody(_ c: Contact, element: String, id: String, guides: [(Int, String)], path: String, into x: inout XMLEmitter) {
         x.open(element, [("id", id)])
         x.element("name", c.name)
         if let a = c.address {
@@ -367,27 +368,33 @@ public final class UDDFWriter {
             x.empty("link", [("ref", "person-\(person)")])
             x.close("guide")
         }
-        writeNotes(c.notes, path: "contacts", into: &x)
+        writeNotes(c.notes, path: path, into: &x)
         x.close(element)
     }
 
-    private func writeSites(_ header: LogbookHeader, into x: inout XMLEmitter) {
-        let bases = header.contacts.filter { $0.roles != [.shop] }
-        guard !bases.isEmpty || !header.sites.isEmpty else { return }
-        x.open("divesite")
+    /// Reports what no element of a contact holds, wherever (and whether) it is written.
+    private func reportContacts(_ header: LogbookHeader) {
+        let accommodations = Set(header.trips.flatMap { $0.parts.compactMap(\.accommodationUUID) })
         for (i, c) in header.contacts.enumerated() {
             var implied: Set<ContactRole> = [c.roles == [.shop] ? .shop : .diveCenter]
-            if header.trips.contains(where: { $0.parts.contains { $0.accommodationUUID == c.uuid } }) { implied.insert(.accommodation) }
+            if accommodations.contains(c.uuid) { implied.insert(.accommodation) }
             if Set(c.roles) != implied {
-                report(.dropped, "uddf.contact-roles-not-carried", "the contact's roles (\(c.roles.map(\.rawValue).joined(separator: ", ")))  have no element; a reader takes them from where the contact is written", "contacts/\(i)")
+                report(.dropped, "uddf.contact-roles-not-carried", "the contact's roles (\(c.roles.map(\.rawValue).joined(separator: ", "))) have no element; a reader takes them from where the contact is written", "contacts/\(i)")
             }
             if c.position != nil { report(.dropped, "uddf.contact-position-not-carried", "a contact's position has no UDDF element", "contacts/\(i)") }
             reportUncarried("uddf.contact-member-not-carried", "of a contact", [
                 ("created_at", c.createdAt != nil), ("extensions", c.extensions != nil),
             ], "contacts/\(i)")
-            guard c.roles != [.shop] else { continue }
+        }
+    }
+
+    private func writeSites(_ header: LogbookHeader, into x: inout XMLEmitter) {
+        reportContacts(header)
+        guard header.contacts.contains(where: { $0.roles != [.shop] }) || !header.sites.isEmpty else { return }
+        x.open("divesite")
+        for (i, c) in header.contacts.enumerated() where c.roles != [.shop] {
             let own = guideOrder.enumerated().filter { $0.element.contact == c.uuid }.map { ($0.offset, $0.element.person) }
-            writeContactBody(c, element: "divebase", id: "contact-\(c.uuid)", guides: own, into: &x)
+            writeContactBody(c, element: "divebase", id: "contact-\(c.uuid)", guides: own, path: "contacts/\(i)", into: &x)
         }
         for (i, s) in header.sites.enumerated() {
             let path = "sites/\(i)"
@@ -468,7 +475,9 @@ public final class UDDFWriter {
                 if let c = stay {
                     var copy = c
                     copy.roles = []
-                    writeContactBody(copy, element: "accomodation", id: "accommodation-\(copies)", guides: [], into: &x)
+                    // The copy's notes are the contact's, already reported where the contact is written.
+                    writeContactBody(copy, element: "accomodation", id: "accommodation-\(copies)", guides: [],
+                                     path: "contacts/\(header.contacts.firstIndex { $0.uuid == c.uuid } ?? 0)", into: &x)
                     copies += 1
                 }
                 if j == 0 { writeNotes(t.notes, path: path, into: &x) }

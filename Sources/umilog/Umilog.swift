@@ -14,7 +14,7 @@ func printError(_ line: String) {
 struct Umilog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umilog",
-        abstract: "Read, convert and check dive logs: UDDF and DiveJSON in; CSV, DiveJSON and UDDF out; CSV checked.",
+        abstract: "Read, convert and check dive logs: UDDF, DiveJSON and CSV in and out.",
         version: "0.1.0",
         subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self]
     )

@@ -172,3 +172,30 @@ struct CSVCorpusDiveTests {
         #expect(mapped.dives.first?.weight == 7)
     }
 }
+
+@Suite struct CSVBadRowTests {
+    /// A row whose date cannot be read leaves out that dive only; `--strict` stops there.
+    @Test func aRowWithoutADateIsLeftOutAndReported() throws {
+        let path = try Paths.temporaryDirectory() + "/rows.csv"
+        try "Date;Depth [m]\n01.02.2024;12\n32.01.2024;14\n03.02.2024;16\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let (dives, findings, _) = try readCSV(path)
+        #expect(dives.map(\.maxDepth) == [12, 16])
+        let left = try #require(findings.first { $0.code == "csv.row-without-start" })
+        #expect(left.location.row == 3)
+        #expect(left.location.line == 3)
+        #expect(findings.contains { $0.code == "csv.bad-value" && $0.location.field == "Date" && $0.message.hasPrefix("\"32.01.2024\" is not a date") })
+        #expect { _ = try readCSV(path, CSVReadOptions(strict: true)) } throws: { ($0 as? DiveError)?.location.row == 3 }
+    }
+
+    /// A table with no date column says so by its columns; what it understood stays available.
+    @Test func aTableWithNoDateColumnNamesItsColumns() throws {
+        let path = try Paths.temporaryDirectory() + "/nodate.csv"
+        try "a,b,c\n1,2,3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try CSVDiveReader(path: path)
+        #expect(reader.layout.columns.map(\.name) == ["a", "b", "c"])
+        #expect { _ = try reader.next() } throws: {
+            ($0 as? DiveError)?.code == "csv.no-date-column" && ($0 as? DiveError)?.message.contains("\"a\", \"b\", \"c\"") == true
+        }
+        #expect(reader.takeFindings().filter { $0.code == "csv.column-unknown" }.count == 3)
+    }
+}

@@ -89,6 +89,23 @@ struct DiveJSONReaderTests {
         #expect(finding.location.line == 9 && finding.location.column == 7)
     }
 
+    /// An integer is a number with no fraction, however it is spelled (JSON Schema's sense,
+    /// which the validator applies): `5520.0` is 5520 seconds, as is every profile time so spelled.
+    @Test func anIntegerWrittenWithAFractionOfZeroReads() throws {
+        let path = try Paths.temporaryDirectory() + "/int.divejson"
+        try """
+        {"format": "divejson", "version": "1.0", "exported_at": "2026-01-01T00:00:00Z", "dives": [
+          {"uuid": "0198a6f0-0000-7000-8000-000000000001", "started_at": "2026-01-01T10:00:00", "submerged_time": 5520.0,
+           "recordings": [{"profile": {"duration": 6e4, "depth": {"times": [0, 6.0e4], "values": [0, 1200.00]}}}]}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try DiveJSONReader(path: path)
+        let dive = try #require(try reader.next())
+        #expect(dive.submergedTime == 5520)
+        #expect(dive.recordings.first?.profile?.depth == Series(times: [0, 60_000], values: [0, 1200]))
+        #expect(reader.takeFindings().isEmpty)
+        #expect(try DiveJSONValidator().validate(path: path).isEmpty)
+    }
+
     /// The layout is presentation: applied only where the value is still the one read, it
     /// never changes what a document says.
     @Test func aChangedValueIsWrittenInTheWritersSpelling() throws {

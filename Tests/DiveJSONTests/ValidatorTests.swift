@@ -50,6 +50,25 @@ struct ValidatorCorpusTests {
         #expect(found.first { $0.code == "divejson.series-order" }?.location.path == "$.dives[0].recordings[1].profile.depth.times[2]")
     }
 
+    /// Every reference member the schema defines (`*_uuid`, `*_uuids`) is resolved, and no other.
+    @Test func theReferenceTableIsTheSchemasReferences() throws {
+        var names = Set<String>()
+        func walk(_ n: JSONNode) {
+            for m in n.members {
+                if m.name.hasSuffix("_uuid") || m.name.hasSuffix("_uuids") { names.insert(m.name) }
+                walk(m.value)
+            }
+            for e in n.elements { walk(e) }
+        }
+        walk(try DiveJSONValidator.schemaDocument.get())
+        #expect(names == Set(Rules.referenceTargets.keys))
+    }
+
+    @Test func aDanglingServiceScheduleIsFound() throws {
+        let doc = head + #", "gear": [{"uuid": "0198a6f0-5555-7001-8000-0000000000a1", "name": "Reg"}], "gear_service_records": [{"uuid": "0198a6f0-5555-7001-8000-0000000000b1", "gear_uuid": "0198a6f0-5555-7001-8000-0000000000a1", "gear_service_schedule_uuid": "0198a6f0-5555-7001-8000-0000000000c1", "serviced_on": "2026-01-01", "type": "annual"}]}"#
+        #expect(try issues(doc).contains { $0.code == "divejson.dangling-reference" && $0.location.path?.hasSuffix("gear_service_schedule_uuid") == true })
+    }
+
     @Test func issuesPrintLikeACompiler() throws {
         let found = try issues("{\"version\": \"1.0\",\n\"format\": \"divejson\", \"exported_at\": \"2026-01-01T00:00:00\"}")
         #expect(found.map(\.description).contains("t.divejson:1:1: error[divejson.member-order]: $: \"format\" must be the document's first member and \"version\" its second"))
