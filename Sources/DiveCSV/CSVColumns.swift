@@ -127,8 +127,8 @@ public enum CSVUnit: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// `value` in this unit, in the model's unit for its dimension: metres, °C, bar, seconds,
-    /// litres, kilograms, percent. (A volume in cubic feet is a gas volume at working pressure,
-    /// which needs that pressure: see ``CSVUnit/waterCapacity(cubicFeet:workingPressure:)``.)
+    /// litres, kilograms, percent. (A cylinder size in cubic feet is
+    /// the gas it holds at its working pressure, not its capacity: the reader does not take it.)
     public func toModel(_ value: Double) -> Double {
         switch self {
         case .metres, .celsius, .bar, .seconds, .litres, .kilograms, .percent: return value
@@ -144,12 +144,6 @@ public enum CSVUnit: String, Sendable, Hashable, CaseIterable, Codable {
         case .pounds: return value * 0.45359237
         case .fraction: return value * 100
         }
-    }
-
-    /// The water capacity in litres of a cylinder that US practice states as the free gas it
-    /// holds at its working pressure (an AL80 is "80 cuft" at 207 bar ≈ 11.1 l).
-    public static func waterCapacity(cubicFeet: Double, workingPressure bar: Double) -> Double {
-        cubicFeet * 28.316846592 * 1.01325 / bar
     }
 }
 

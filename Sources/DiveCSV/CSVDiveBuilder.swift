@@ -2,10 +2,14 @@ import DiveCore
 
 /// Builds one dive from the rows (and preamble values) that describe it.
 struct DiveBuilder {
-    unowned let reader: CSVDiveReader
+    let reader: CSVDiveReader
     let row: Int
     let line: Int
-    private var layout: CSVLayout { reader.layout }
+    /// What every row of the file shares, taken once from the layout (copying it per row
+    /// would copy its arrays).
+    private let kind: CSVLayout.Kind
+    private let mark: UInt8
+    private let defaultUnits: [CSVUnit.Dimension: CSVUnit]
 
     private var dive = Dive(uuid: "", startedAt: nil)
     private var date: LocalDate?
@@ -27,6 +31,7 @@ struct DiveBuilder {
     private var profile = Profile()
     private var sampleIndex = 0
     private var lastTime: Int?
+    private var firstTime: Int?
     private var ambient: [(time: Int, mbar: Double)] = []
     /// Gases named by gas switches, in order of first use: a profile table's cylinders.
     private var switchGases: [String] = []
@@ -34,81 +39,96 @@ struct DiveBuilder {
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
+        kind = reader.layout.kind
+        mark = reader.layout.dialect.decimalMark
+        defaultUnits = reader.layout.defaultUnits
     }
 
     // MARK: Input
 
     mutating func apply(_ metadata: [CSVMetadata]) throws {
-        for m in metadata {
-            let column = CSVColumn(name: m.label, index: -1, meaning: m.meaning, source: .preset)
+        for (k, m) in metadata.enumerated() {
+            // Negative indices: a preamble value is a column of its own for findings and units.
+            let column = CSVColumn(name: m.label, index: -1 - k, meaning: m.meaning, source: .preset)
             try set(m.meaning, m.value, column: column, row: nil, line: nil)
         }
     }
 
-    mutating func applyRow(_ fields: [String], row: Int, line: Int) throws {
+    /// Reads one row into the dive; `false`, reading nothing, when the row's sample time
+    /// starts again at or before the dive's first, which makes it the first of another dive.
+    mutating func applyRow(_ fields: [String], row: Int, line: Int) throws -> Bool {
         var sampleTime: Int?
-        if layout.kind == .profile {
-            if let c = layout.column(.sampleTime), c.index < fields.count {
-                let text = fields[c.index]
-                if let s = CSVValues.duration(Substring(text), unit: c.meaning?.unit ?? .seconds, decimalMark: layout.dialect.decimalMark) {
-                    sampleTime = Int((s * 1000).rounded())
-                } else if !text.trimmingWhitespace().isEmpty {
-                    try reader.bad(text, column: c, expected: "a time into the dive", row: row, line: line)
-                }
-                // Poseidon's download tool writes times from 49151 up by mistake (docs/csv-formats.md §1).
-                if let preset = layout.preset, !preset.codes.isEmpty, let s = sampleTime, s >= 49_151_000 { sampleTime = lastTime }
-            } else if let interval = layout.sampleInterval {
-                sampleTime = Int((Double(sampleIndex) * interval * 1000).rounded())
-            }
+        if kind == .profile {
+            sampleTime = try self.sampleTime(fields, row: row, line: line)
+            if let t = sampleTime, let first = firstTime, t <= first, sampleIndex > 0, reader.codes == nil { return false }
             sampleIndex += 1
             if let t = sampleTime, let last = lastTime, t < last {
                 reader.report(.dropped, "csv.time-backwards", "the sample time goes back (\(t / 1000) s after \(last / 1000) s); the row is not read", row: row, line: line)
-                return
+                return true
             }
-            if let t = sampleTime { lastTime = t }
+            if let t = sampleTime {
+                lastTime = t
+                if firstTime == nil { firstTime = t }
+            }
         }
-        if let preset = layout.preset, !preset.codes.isEmpty {
-            try coded(fields, preset: preset, at: sampleTime, row: row, line: line)
-            return
+        if let codes = reader.codes {
+            try coded(fields, codes: codes, at: sampleTime, row: row, line: line)
+            return true
         }
         // A profile row repeats its dive's own columns: they are read from its first row.
-        let diveColumns = layout.kind == .summary || !readDiveColumns
+        let diveColumns = kind == .summary || !readDiveColumns
         readDiveColumns = true
         for c in reader.activeColumns where c.index < fields.count {
             let m = c.meaning!
-            if !m.field.isSample && !diveColumns { continue }
+            let isSample = kind == .profile && m.field.isSample
+            if !isSample && !diveColumns { continue }
             let text = fields[c.index]
             if text.isEmpty || text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            if m.field.isSample {
-                guard m.field != .sampleTime, let t = sampleTime else { continue }
+            if isSample {
+                guard let t = sampleTime else { continue }
                 try sample(m, text, at: t, column: c, row: row, line: line)
             } else {
                 try set(m, text, column: c, row: row, line: line)
             }
         }
+        return true
+    }
+
+    /// The row's time into the dive, in milliseconds: its time column, else its place times
+    /// the file's sample interval.
+    func sampleTime(_ fields: [String], row: Int, line: Int) throws -> Int? {
+        guard let c = reader.sampleTimeColumn else {
+            return reader.sampleInterval.map { Int((Double(sampleIndex) * $0 * 1000).rounded()) }
+        }
+        guard c.index < fields.count else { return nil }
+        let text = fields[c.index]
+        guard let s = CSVValues.duration(Substring(text), unit: c.meaning?.unit ?? .seconds, decimalMark: mark) else {
+            if !text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { try reader.bad(text, column: c, expected: "a time into the dive", row: row, line: line) }
+            return nil
+        }
+        let t = Int((s * 1000).rounded())
+        // An export's documented bad times (Poseidon's from 49151 s up) stand for the time before.
+        if let limit = reader.timeLimit, t >= limit * 1000 { return lastTime }
+        return t
     }
 
     private func number(_ text: String, _ c: CSVColumn, expected: String, row: Int?, line: Int?) throws -> (Double, CSVUnit?)? {
-        if let q = CSVValues.quantity(Substring(text), decimalMark: reader.layout.dialect.decimalMark) { return q }
-        if let row, let line { try reader.bad(text, column: c, expected: expected, row: row, line: line) } else {
-            reader.report(.dropped, "csv.bad-value", "\"\(text)\" is not \(expected); left out", column: c.name)
-        }
+        if let q = CSVValues.quantity(Substring(text), decimalMark: mark) { return q }
+        try reader.bad(text, column: c, expected: expected, row: row, line: line)
         return nil
     }
 
     /// `value` in the model's unit: the unit the cell, the column or the file states, else the
     /// one its size shows, else the field's usual one — the last two reported once per column.
     private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: CSVColumn, _ m: CSVColumnMeaning, dimension: CSVUnit.Dimension) -> Double? {
-        if let u = cellUnit ?? m.unit ?? layout.defaultUnits[dimension] {
+        if let u = cellUnit ?? m.unit ?? defaultUnits[dimension] {
             guard u.dimension == dimension else {
                 reader.reportColumnOnce(.dropped, "csv.unit-mismatch", c, "the column \"\(c.name)\" states \(u.rawValue), which does not measure what \(m.field.rawValue) holds; its values are not read")
                 return nil
             }
             return Self.clean(u.toModel(value))
         }
-        let (unit, why) = Self.unitBySize(value, m.field, dimension)
-        reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; read as \(unit.rawValue) (\(why))")
-        return Self.clean(unit.toModel(value))
+        return Self.clean(reader.assumedUnit(c, m.field, value, dimension).toModel(value))
     }
 
     /// A converted value without the binary noise of its arithmetic (95.8 ft is 29.19984 m, not
@@ -140,40 +160,42 @@ struct DiveBuilder {
 
     private mutating func set(_ m: CSVColumnMeaning, _ text: String, column c: CSVColumn, row: Int?, line: Int?) throws {
         let value = text.trimmingWhitespace()
-        let mark = layout.dialect.decimalMark
         func quantity(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
             guard let (v, u) = try number(value, c, expected: expected, row: row, line: line) else { return nil }
             return convert(v, cellUnit: u, c, m, dimension: d)
         }
         func integer(_ expected: String) throws -> Int? {
             if let n = CSVValues.number(Substring(value), decimalMark: mark), n == n.rounded(), abs(n) < 1e9 { return Int(n) }
-            if let row, let line { try reader.bad(value, column: c, expected: expected, row: row, line: line) }
+            try reader.bad(value, column: c, expected: expected, row: row, line: line)
             return nil
         }
         switch m.field {
         case .diveNumber: dive.number = try integer("a dive number")
         case .diveID: id = value
-        case .date:
-            if let d = CSVValues.date(Substring(value), order: layout.dateOrder) { date = d } else { try badOrReport(value, c, "a date", row, line) }
-            if time == nil, let t = CSVValues.timeOfDay(Substring(value)), value.contains(" ") || value.contains("T") { time = t }
+        case .date, .dateTime:
+            guard let start = CSVValues.start(value, order: reader.dateOrder) else {
+                try reader.bad(value, column: c, expected: m.field == .date ? "a date" : "a date and time", row: row, line: line)
+                return
+            }
+            date = start.date
+            if let t = start.time { time = t }
+            if let o = start.offset { offset = o }
         case .time:
-            if let t = CSVValues.timeOfDay(Substring(value)) { time = t } else { try badOrReport(value, c, "a time of day", row, line) }
-        case .dateTime:
-            guard let d = CSVValues.date(Substring(value), order: layout.dateOrder) else { try badOrReport(value, c, "a date and time", row, line); return }
-            date = d
-            if let t = CSVValues.timeOfDay(Substring(value)) { time = t }
-            if let o = Self.offset(in: value) { offset = o }
+            if let t = CSVValues.timeOfDay(Substring(value)) {
+                time = t
+                if let o = CSVValues.offset(after: value) { offset = o }
+            } else { try reader.bad(value, column: c, expected: "a time of day", row: row, line: line) }
         case .year, .month, .day, .hour, .minute, .second:
             if let n = try integer("a whole number") { parts[m.field] = n }
         case .utcOffset:
-            if let o = Self.offset(in: value) { offset = o } else { try badOrReport(value, c, "a UTC offset such as +02:00", row, line) }
+            if let o = UTCOffset(lenient: value) { offset = o } else { try reader.bad(value, column: c, expected: "a UTC offset such as +02:00", row: row, line: line) }
         case .duration:
             if let s = CSVValues.duration(Substring(value), unit: m.unit, decimalMark: mark) {
                 dive.submergedTime = Int(s.rounded())
                 if m.unit == nil && !value.contains(":") {
                     reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length")
                 }
-            } else { try badOrReport(value, c, "a duration", row, line) }
+            } else { try reader.bad(value, column: c, expected: "a duration", row: row, line: line) }
         case .maxDepth: dive.maxDepth = try quantity(.length, "a depth")
         case .avgDepth: dive.avgDepth = try quantity(.length, "a depth")
         case .waterTemperature: dive.bottomTemperature = try quantity(.temperature, "a temperature")
@@ -187,7 +209,7 @@ struct DiveBuilder {
         case .longitude: longitude = try number(value, c, expected: "a longitude", row: row, line: line)?.0
         case .position:
             let parts = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" }).compactMap { CSVValues.number($0) }
-            if parts.count == 2 { latitude = parts[0]; longitude = parts[1] } else { try badOrReport(value, c, "a latitude and longitude", row, line) }
+            if parts.count == 2 { latitude = parts[0]; longitude = parts[1] } else { try reader.bad(value, column: c, expected: "a latitude and longitude", row: row, line: line) }
         case .trip: dive.tripUUID = reader.tripUUID(value)
         case .buddy, .guide:
             for name in Self.list(value) where !dive.people.contains(where: { reader.header.person($0.personUUID)?.name == name }) {
@@ -205,20 +227,23 @@ struct DiveBuilder {
         case .tags: for t in Self.list(value) where !dive.tags.contains(t) { dive.tags.append(t) }
         case .suit: dive.gearUUIDs.append(reader.gearUUID(value, type: Self.suitType(value)))
         case .surfacePressure: surfacePressure = try quantity(.pressure, "a pressure")
+        case .gradientFactor:
+            // `GF: 30/70` above a table, a `GF` column of a summary: the factors the computer was set to.
+            let pair = value.split(separator: "/").map { Int(String($0).trimmingWhitespace()) }
+            guard pair.count == 2, let low = pair[0], let high = pair[1] else {
+                try reader.bad(value, column: c, expected: "a pair of gradient factors such as 30/70", row: row, line: line)
+                return
+            }
+            deco.gfLow = low
+            deco.gfHigh = high
         case .gfLow: deco.gfLow = try integer("a gradient factor")
         case .gfHigh: deco.gfHigh = try integer("a gradient factor")
         case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .gas:
             try cylinder(m, value, c, row: row, line: line)
         case .surfaceInterval:
             reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
-        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .gradientFactor, .events:
+        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events:
             break
-        }
-    }
-
-    private func badOrReport(_ value: String, _ c: CSVColumn, _ expected: String, _ row: Int?, _ line: Int?) throws {
-        if let row, let line { try reader.bad(value, column: c, expected: expected, row: row, line: line) } else {
-            reader.report(.dropped, "csv.bad-value", "\"\(value)\" is not \(expected); left out", column: c.name)
         }
     }
 
@@ -231,7 +256,7 @@ struct DiveBuilder {
             case .gas:
                 cyl.gasName = cell
                 // The name states the mix (`Air` is 21 % oxygen and no helium).
-                if let (o2, he) = Self.gasMix(cell) {
+                if let (o2, he) = Cylinder.mix(named: cell) {
                     if cyl.oxygen == nil { cyl.oxygen = o2 }
                     if cyl.helium == nil { cyl.helium = he }
                 }
@@ -262,41 +287,13 @@ struct DiveBuilder {
     // MARK: Samples
 
     private mutating func sample(_ m: CSVColumnMeaning, _ text: String, at t: Int, column c: CSVColumn, row: Int, line: Int) throws {
-        func value(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
-            guard let (v, u) = try number(text, c, expected: expected, row: row, line: line) else { return nil }
-            return convert(v, cellUnit: u, c, m, dimension: d)
-        }
         switch m.field {
-        case .sampleDepth:
-            if let v = try value(.length, "a depth") { Self.append(&profile.depth, t, v * 100) }
-        case .sampleTemperature:
-            if let v = try value(.temperature, "a temperature") { Self.append(&profile.temperature, t, v * 100) }
-        case .samplePressure:
-            guard let v = try value(.pressure, "a pressure") else { return }
-            let n = (m.index ?? 1) - 1
-            if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
-                profile.pressures[k].series.append(t, Int((v * 10).rounded()))
-            } else {
-                profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
+        case .ndl, .tts:
+            guard let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: mark) else {
+                try reader.bad(text, column: c, expected: m.field == .ndl ? "a no-decompression time" : "a time to surface", row: row, line: line)
+                return
             }
-        case .sampleAmbientPressure:
-            guard let (v, u) = try number(text, c, expected: "a pressure", row: row, line: line) else { return }
-            ambient.append((t, (u ?? m.unit ?? .millibar).toModel(v) * 1000))
-        case .ndl:
-            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { Self.append(&profile.ndl, t, s) } else { try reader.bad(text, column: c, expected: "a no-decompression time", row: row, line: line) }
-        case .tts:
-            if let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: layout.dialect.decimalMark) { Self.append(&profile.tts, t, s) } else { try reader.bad(text, column: c, expected: "a time to surface", row: row, line: line) }
-        case .ceiling:
-            if let v = try value(.length, "a depth") { Self.append(&profile.ceiling, t, v * 100) }
-        case .ppo2:
-            guard let (v, u) = try number(text, c, expected: "a partial pressure", row: row, line: line) else { return }
-            Self.append(&profile.ppo2, t, (u ?? m.unit ?? .bar).toModel(v) * 100)
-        case .cns:
-            guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
-            Self.append(&profile.cns, t, v * 10)
-        case .gradientFactor:
-            guard let (v, _) = try number(text, c, expected: "a percentage", row: row, line: line) else { return }
-            Self.append(&profile.gradientFactor, t, v)
+            if m.field == .ndl { Self.append(&profile.ndl, t, s) } else { Self.append(&profile.tts, t, s) }
         case .events:
             // `gas_switch EAN50; safety_stop (label)`, as umilog's csv-profile writes them.
             for item in text.split(separator: ";").map({ String($0).trimmingWhitespace() }) where !item.isEmpty {
@@ -322,24 +319,62 @@ struct DiveBuilder {
                 profile.events.append(event)
             }
         default:
+            let expected: String
+            switch m.field {
+            case .sampleDepth, .ceiling: expected = "a depth"
+            case .sampleTemperature: expected = "a temperature"
+            case .samplePressure, .sampleAmbientPressure, .ppo2: expected = "a pressure"
+            default: expected = "a percentage"
+            }
+            guard let (v, u) = try number(text, c, expected: expected, row: row, line: line) else { return }
+            record(m, v, cellUnit: u, at: t, column: c)
+        }
+    }
+
+    /// One numeric reading, in its unit (the cell's, else the column's, else the file's, else
+    /// the column's first value's), into its channel.
+    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: CSVColumn) {
+        switch m.field {
+        case .sampleDepth:
+            if let v = convert(v, cellUnit: u, c, m, dimension: .length) { Self.append(&profile.depth, t, v * 100) }
+        case .ceiling:
+            if let v = convert(v, cellUnit: u, c, m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100) }
+        case .sampleTemperature:
+            if let v = convert(v, cellUnit: u, c, m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100) }
+        case .samplePressure:
+            guard let v = convert(v, cellUnit: u, c, m, dimension: .pressure) else { return }
+            let n = (m.index ?? 1) - 1
+            if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
+                profile.pressures[k].series.append(t, Int((v * 10).rounded()))
+            } else {
+                profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
+            }
+        case .sampleAmbientPressure:
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c, m, dimension: .pressure) { ambient.append((t, bar * 1000)) }
+        case .ppo2:
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c, m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100) }
+        case .cns:
+            Self.append(&profile.cns, t, v * 10)
+        case .gradientFactor:
+            Self.append(&profile.gradientFactor, t, v)
+        default:
             break
         }
     }
 
     /// A `time,code,value` row: the code says which channel the value is.
-    private mutating func coded(_ fields: [String], preset: CSVPreset, at t: Int?, row: Int, line: Int) throws {
+    private mutating func coded(_ fields: [String], codes: [Int: PresetCode], at t: Int?, row: Int, line: Int) throws {
         guard let t, fields.count >= 3, let code = Int(fields[1].trimmingWhitespace()) else { return }
-        let column = layout.columns.count > 2 ? layout.columns[2] : CSVColumn(name: "3", index: 2, meaning: nil, source: .none)
-        guard let known = preset.codes[code] else {
-            let c = CSVColumn(name: "code \(code)", index: 1, meaning: nil, source: .preset)
-            reader.reportColumnOnce(.dropped, "csv.code-not-carried", c, "readings with code \(code) have no documented meaning umilog could carry; not read")
+        let column = reader.layout.columns[2]
+        guard let known = codes[code] else {
+            reader.reportUnknownCode(code)
             return
         }
-        guard let v = CSVValues.number(Substring(fields[2]), decimalMark: layout.dialect.decimalMark) else {
+        guard let v = CSVValues.number(Substring(fields[2]), decimalMark: mark) else {
             try reader.bad(fields[2], column: column, expected: "a number", row: row, line: line)
             return
         }
-        try sample(known.meaning, String(v * known.factor), at: t, column: column, row: row, line: line)
+        record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column)
     }
 
     private static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double) {
@@ -356,21 +391,22 @@ struct DiveBuilder {
         if time == nil, let h = parts[.hour], let mi = parts[.minute] { time = TimeOfDay(hour: h, minute: mi, second: parts[.second] ?? 0) }
         if let date {
             d.startedAt = DiveDateTime(date: date, time: time, offset: time == nil ? nil : offset)
-        } else if let start = reader.readOptions.startedAt {
+        } else if let start = reader.startedAt {
             d.startedAt = start
-        } else if layout.kind == .profile {
+        } else if kind == .profile {
             throw DiveError("csv.no-start", "the profile records no date; give its start with --started-at 2024-05-01T10:12",
                             at: SourceLocation(file: reader.fileName, line: line, row: row))
         } else {
             // One row of a summary: the dive is left out, the others still import.
             let message = "row \(row) has no date the dive can be placed by; the dive is left out"
-            if reader.readOptions.strict { throw DiveError("csv.row-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
+            if reader.strict { throw DiveError("csv.row-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
             reader.report(.dropped, "csv.row-without-start", message, row: row, line: line)
             return nil
         }
         // Identity: the dive's own id, else its start and number.
         if let id, Identity.embeddedUUID(id) != nil { d.uuid = Identity.embeddedUUID(id)! } else {
-            d.uuid = Identity.uuid5(namespace: Identity.csvNamespace, name: "dive:\(d.startedAt!)|\(d.number.map(String.init) ?? "")|\(device.serial ?? "")")
+            d.uuid = Identity.uuid5(namespace: Identity.csvNamespace,
+                                    name: reader.unique("dive:\(d.startedAt!)|\(d.number.map(String.init) ?? "")|\(device.serial ?? "")"))
         }
         if let s = reader.siteUUID(name: siteName, location: locationName, country: country,
                                    position: latitude.flatMap { la in longitude.map { Position(latitude: la, longitude: $0) } }) {
@@ -390,7 +426,7 @@ struct DiveBuilder {
                 var c = Cylinder()
                 c.gasNumber = k
                 c.gasName = gas
-                if let (o2, he) = Self.gasMix(gas) { c.oxygen = o2; c.helium = he }
+                if let (o2, he) = Cylinder.mix(named: gas) { c.oxygen = o2; c.helium = he }
                 all.append(c)
             }
         }
@@ -422,7 +458,7 @@ struct DiveBuilder {
             p.depth = depth
             recording.salinity = .en13319
         }
-        if layout.kind == .profile {
+        if kind == .profile {
             p.duration = [p.depth, p.temperature, p.ceiling, p.ndl, p.tts, p.ppo2, p.cns].compactMap { $0?.times.last }.max() ?? 0
             p.duration = max(p.duration, p.pressures.compactMap { $0.series.times.last }.max() ?? 0)
             if !p.isEmpty { recording.profile = p }
@@ -430,7 +466,12 @@ struct DiveBuilder {
             if d.submergedTime == nil, !(p.depth?.isEmpty ?? true) { d.submergedTime = p.duration / 1000 }
             if d.bottomTemperature == nil, let t = p.temperature?.minValue { d.bottomTemperature = Double(t) / 100 }
         }
-        if recording.hasContent { d.recordings = [recording] }
+        if recording.hasContent {
+            d.recordings = [recording]
+        } else if recording.decoModel != nil || recording.mode != nil {
+            // §6.4a: settings alone are no recording; there is nothing to keep them on.
+            reader.report(.dropped, "csv.settings-not-carried", "the dive's computer settings describe no recording (no computer, profile or reading is named); not read", row: row, line: line)
+        }
         return d
     }
 
@@ -440,20 +481,6 @@ struct DiveBuilder {
     static func list(_ value: String) -> [String] {
         let sep: Character = value.contains(";") ? ";" : ","
         return value.split(separator: sep).map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
-    }
-
-    static func offset(in text: String) -> UTCOffset? {
-        var s = Substring(text.trimmingWhitespace())
-        if s.hasSuffix("Z") { return .utc }
-        if let cut = s.lastIndex(where: { $0 == "+" || $0 == "-" }), s.distance(from: cut, to: s.endIndex) <= 6 {
-            s = s[cut...]
-        } else { return nil }
-        let sign = s.first == "-" ? -1 : 1
-        let digits = s.dropFirst().filter(\.isNumber)
-        guard digits.count == 4 || digits.count == 2, let n = Int(digits) else { return nil }
-        let (h, m) = digits.count == 4 ? (n / 100, n % 100) : (n, 0)
-        guard h <= 14, m < 60 else { return nil }
-        return .minutes(sign * (h * 60 + m))
     }
 
     static func diveType(_ value: String) -> DiveType? {
@@ -473,17 +500,6 @@ struct DiveBuilder {
         let v = value.lowercased()
         if v.hasPrefix("dry") || v.contains("drysuit") || v.contains("trocken") { return .drysuit }
         if v.hasPrefix("wet") || v.contains("wetsuit") || v.contains("mm") || v.contains("shorty") || v.contains("nass") { return .wetsuit }
-        return nil
-    }
-
-    /// `Air`, `EAN32`, `Nitrox 32`, `32%`, `Tx18/45`, `18/45`, `O2` → oxygen and helium percent.
-    static func gasMix(_ name: String) -> (Double, Double)? {
-        let v = name.lowercased().trimmingWhitespace()
-        if v == "air" || v == "luft" || v == "air (21%)" { return (21, 0) }
-        if v == "o2" || v == "oxygen" || v == "100%" { return (100, 0) }
-        let digits = v.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
-        if v.hasPrefix("ean") || v.hasPrefix("nx") || v.hasPrefix("nitrox") || v.hasSuffix("%"), digits.count == 1, digits[0] > 21, digits[0] <= 100 { return (digits[0], 0) }
-        if v.hasPrefix("tx") || v.hasPrefix("trimix") || v.hasPrefix("tmx") || v.contains("/"), digits.count == 2, digits[0] + digits[1] <= 100 { return (digits[0], digits[1]) }
         return nil
     }
 }

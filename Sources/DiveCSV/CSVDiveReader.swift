@@ -33,6 +33,18 @@ public final class CSVDiveReader: DiveSource {
     public let layout: CSVLayout
     /// The columns a row is read from (those with a meaning to carry, time aside).
     let activeColumns: [CSVColumn]
+    // What the builders read on every row, taken out of the layout once.
+    let sampleTimeColumn: CSVColumn?
+    let sampleInterval: Double?
+    let dateOrder: DateOrder?
+    /// A `time,code,value` export's codes.
+    let codes: [Int: PresetCode]?
+    /// Sample times from this many seconds up are the export's documented mistake.
+    let timeLimit: Int?
+    /// Which cells of a row are read.
+    private let read: [Bool]
+    /// Codes of a coded export already reported as not carried.
+    private var unknownCodes: Set<Int> = []
 
     private let tokenizer: CSVTokenizer
     private let file: String
@@ -41,6 +53,8 @@ public final class CSVDiveReader: DiveSource {
     /// Bad values already reported, by column and text: a column that says "AI is off" on every
     /// row is one finding, not one per row.
     private var badReported: Set<String> = []
+    /// Units decided for columns that state none, by column.
+    private var assumedUnits: [Int: CSVUnit] = [:]
     private let options: CSVReadOptions
     private var findings: [Finding] = []
     private var columnReports: Set<String> = []
@@ -53,7 +67,17 @@ public final class CSVDiveReader: DiveSource {
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
     public private(set) var problem: DiveError?
-    /// The whole file is one dive, already returned.
+    /// How often each dive identity has been handed out.
+    private var identities: [String: Int] = [:]
+
+    /// `name`, or, the second time a file names a dive so (two dives of one day in a list that
+    /// records dates only), `name#2`: the same file still gives the same identities.
+    func unique(_ name: String) -> String {
+        identities[name, default: 0] += 1
+        let n = identities[name]!
+        return n == 1 ? name : "\(name)#\(n)"
+    }
+
     /// Records the dives refer to, by kind and name → uuid.
     private var interned: [String: String] = [:]
 
@@ -87,29 +111,30 @@ public final class CSVDiveReader: DiveSource {
         var dates = DateOrderDecision()
         var layout = try CSVLayout.decide(dialect: dialect, preamble: preamble, header: headerFields, firstRow: firstRow,
                                           options: options, file: name)
-        // Day/month order: from every date in the file, read ahead in a pass of its own when
-        // the first rows do not settle it.
+        // Day/month order: from every date in the file (a first row in ISO says nothing of the
+        // rows after it), read ahead in a pass of its own unless --date-order gives it.
         for m in layout.metadata where m.meaning.field == .date || m.meaning.field == .dateTime { dates.observe(Substring(m.value)) }
         let dateColumns = layout.columns.indices.filter { [.date, .dateTime].contains(layout.columns[$0].meaning?.field) }
-        if !dateColumns.isEmpty, let first = firstRow {
-            for c in dateColumns where c < first.count { dates.observe(Substring(first[c])) }
-            if dates.order == nil || dates.order == .dmy && !dates.isContradictory && dates.dayFirstEvidence == nil {
-                let scan = try CSVTokenizer(path: path, displayName: name, delimiter: dialect.delimiter)
-                var seen = Set<String>()
-                while try scan.next() {
-                    guard scan.row > dialect.preambleRecords + (dialect.hasHeader ? 1 : 0), !scan.isBlank else { continue }
-                    for c in dateColumns where c < scan.fieldCount {
-                        let v = scan.string(at: c)
-                        if seen.count < 100_000, seen.insert(v).inserted { dates.observe(Substring(v)) }
-                    }
+        if !dateColumns.isEmpty, firstRow != nil, options.dateOrder == nil {
+            let scan = try CSVTokenizer(path: path, displayName: name, delimiter: dialect.delimiter)
+            var seen = Set<String>()
+            var last = [String](repeating: "", count: dateColumns.count)
+            while try scan.next() {
+                guard scan.row > dialect.preambleRecords + (dialect.hasHeader ? 1 : 0), !scan.isBlank else { continue }
+                for (k, c) in dateColumns.enumerated() where c < scan.fieldCount {
+                    let v = scan.string(at: c)
+                    // A profile repeats its dive's date on every row.
+                    if v == last[k] { continue }
+                    last[k] = v
+                    if seen.count < 100_000, seen.insert(v).inserted { dates.observe(Substring(v)) }
                 }
             }
         }
         problem = layout.problem
-        if dates.datesSeen > 0, problem == nil {
-            if let forced = options.dateOrder {
-                layout.dateOrder = forced
-            } else if dates.isContradictory {
+        if let forced = options.dateOrder {
+            layout.dateOrder = forced
+        } else if dates.datesSeen > 0, problem == nil {
+            if dates.isContradictory {
                 problem = DiveError("csv.date-order-conflict",
                                 "the dates cannot be read one way: \(dates.dayFirstEvidence!) is day-first and \(dates.monthFirstEvidence!) month-first; fix the file, or say which with --date-order dmy|mdy",
                                 at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
@@ -123,6 +148,15 @@ public final class CSVDiveReader: DiveSource {
         }
         self.layout = layout
         activeColumns = layout.columns.filter { $0.meaning != nil && $0.meaning?.field != .ignored && $0.meaning?.field != .sampleTime }
+        sampleTimeColumn = layout.column(.sampleTime)
+        sampleInterval = layout.sampleInterval
+        dateOrder = layout.dateOrder
+        codes = layout.preset.flatMap { $0.codes.isEmpty ? nil : $0.codes }
+        timeLimit = layout.preset?.timeLimit
+        var read = [Bool](repeating: codes != nil, count: layout.columns.count)
+        for c in activeColumns + (sampleTimeColumn.map { [$0] } ?? []) where c.index < read.count { read[c.index] = true }
+        for k in layout.keyColumns where k < read.count { read[k] = true }
+        self.read = read
         if firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
             pending = firstRow
             pendingRow = firstRowNumber
@@ -154,7 +188,11 @@ public final class CSVDiveReader: DiveSource {
             if tokenizer.isBlank { continue }
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
-            return (tokenizer.fields(), row, tokenizer.line)
+            // Only the cells something reads become strings (a lone cell always: it may be a trailer).
+            let n = tokenizer.fieldCount
+            var fields = [String](repeating: "", count: n)
+            for i in 0..<n where n == 1 || i < read.count && read[i] { fields[i] = tokenizer.string(at: i) }
+            return (fields, row, tokenizer.line)
         }
         return nil
     }
@@ -168,7 +206,7 @@ public final class CSVDiveReader: DiveSource {
                 if layout.isTrailer(r.fields) { reportTrailer(r); continue }
                 var dive = DiveBuilder(reader: self, row: r.row, line: r.line)
                 try dive.apply(layout.metadata)
-                try dive.applyRow(r.fields, row: r.row, line: r.line)
+                _ = try dive.applyRow(r.fields, row: r.row, line: r.line)
                 if let d = try finish(dive) { return d }
             }
         case .profile:
@@ -176,17 +214,21 @@ public final class CSVDiveReader: DiveSource {
                 if layout.isTrailer(first.fields) { reportTrailer(first); continue }
                 var dive = DiveBuilder(reader: self, row: first.row, line: first.line)
                 try dive.apply(layout.metadata)
-                try dive.applyRow(first.fields, row: first.row, line: first.line)
+                _ = try dive.applyRow(first.fields, row: first.row, line: first.line)
                 let key = layout.diveKey(first.fields)
                 var ended = false
                 while let r = try nextRow() {
                     if layout.isTrailer(r.fields) { reportTrailer(r); continue }
-                    if layout.diveKey(r.fields) != key {
+                    // Another dive: another key, or the sample time starting again.
+                    let another: Bool
+                    if let k = layout.diveKey(r.fields), k != key { another = true } else {
+                        another = try !dive.applyRow(r.fields, row: r.row, line: r.line)
+                    }
+                    if another {
                         pending = r.fields; pendingRow = r.row; pendingLine = r.line
                         ended = true
                         break
                     }
-                    try dive.applyRow(r.fields, row: r.row, line: r.line)
                 }
                 if !ended { finished = true }
                 if let d = try finish(dive) { return d }
@@ -214,21 +256,39 @@ public final class CSVDiveReader: DiveSource {
         findings.append(Finding(kind, code, message, at: SourceLocation(file: file, line: line, row: row, field: column)))
     }
 
-    /// A value its column cannot hold: reported and left out, or, with `--strict`, the end.
-    func bad(_ value: String, column: CSVColumn, expected: String, row: Int, line: Int) throws {
-        let message = "\"\(value)\" is not \(expected); left out (here and wherever the column says the same)"
+    /// A value its column cannot hold (in a row, or above the table when `row` is `nil`):
+    /// reported once per column and text and left out, or, with `--strict`, the end.
+    func bad(_ value: String, column: CSVColumn, expected: String, row: Int?, line: Int?) throws {
         if options.strict {
             throw DiveError("csv.bad-value", "\"\(value)\" is not \(expected) (--strict stops at the first bad value)",
                             at: SourceLocation(file: file, line: line, row: row, field: column.name))
         }
-        guard badReported.insert("\(column.index)|\(value)").inserted else { return }
-        report(.dropped, "csv.bad-value", message, row: row, line: line, column: column.name)
+        guard badReported.insert("\(column.index)|\(column.name)|\(value)").inserted else { return }
+        report(.dropped, "csv.bad-value", "\"\(value)\" is not \(expected); left out (here and wherever the column says the same)",
+               row: row, line: line, column: column.name)
     }
 
-    /// Reports something about a column once per file.
-    func reportColumnOnce(_ kind: FindingKind, _ code: String, _ column: CSVColumn, _ message: String) {
-        guard columnReports.insert("\(code)|\(column.name)").inserted else { return }
-        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, field: column.name)))
+    /// Reports something about a column once per file (the message is built only then).
+    func reportColumnOnce(_ kind: FindingKind, _ code: String, _ column: CSVColumn, _ message: @autoclosure () -> String) {
+        guard columnReports.insert("\(code)|\(column.index)|\(column.name)").inserted else { return }
+        findings.append(Finding(kind, code, message(), at: SourceLocation(file: file, field: column.name)))
+    }
+
+    /// Readings with a code a coded export does not document: reported once per code.
+    func reportUnknownCode(_ code: Int) {
+        guard unknownCodes.insert(code).inserted else { return }
+        findings.append(Finding(.dropped, "csv.code-not-carried", "readings with code \(code) have no documented meaning umilog could carry; not read",
+                                at: SourceLocation(file: file, field: "code \(code)")))
+    }
+
+    /// The unit of a column whose values state none, nor its header, nor the file: decided
+    /// once, by its first value's size (a column never mixes units), and reported.
+    func assumedUnit(_ column: CSVColumn, _ field: CSVField, _ value: Double, _ dimension: CSVUnit.Dimension) -> CSVUnit {
+        if let u = assumedUnits[column.index] { return u }
+        let (unit, why) = DiveBuilder.unitBySize(value, field, dimension)
+        assumedUnits[column.index] = unit
+        reportColumnOnce(.resolved, "csv.unit-assumed", column, "the column \"\(column.name)\" states no unit; read as \(unit.rawValue) (\(why))")
+        return unit
     }
 
     // MARK: Records the dives refer to
@@ -269,7 +329,8 @@ public final class CSVDiveReader: DiveSource {
         intern("gear", "\(type?.rawValue ?? ""):\(name)") { header.gear.append(GearItem(uuid: $0, name: name, type: type)) }
     }
 
-    var readOptions: CSVReadOptions { options }
+    var strict: Bool { options.strict }
+    var startedAt: DiveDateTime? { options.startedAt }
 }
 
 extension Identity {

@@ -52,10 +52,16 @@ public struct CSVLayout: Sendable {
     var problem: DiveError?
 
     /// The key of the dive a profile row belongs to.
-    func diveKey(_ fields: [String]) -> String {
+    /// `nil` when the row leaves every key cell blank: it continues the dive before it.
+    func diveKey(_ fields: [String]) -> String? {
         var key = ""
-        for c in keyColumns where c < fields.count { key += fields[c]; key += "\u{1}" }
-        return key
+        var blank = true
+        for c in keyColumns where c < fields.count {
+            if !fields[c].isEmpty { blank = false }
+            key += fields[c]
+            key += "\u{1}"
+        }
+        return blank && !keyColumns.isEmpty ? nil : key
     }
 
     /// A row that is not part of the table: a lone value after it (APD LogViewer ends with
@@ -124,13 +130,6 @@ public struct CSVLayout: Sendable {
                 }
             }
             guard !v.isEmpty else { return }
-            // `GF: 30/70`: the gradient factors the computer was set to.
-            if let m = CSVColumnDictionary.meaning(ofHeader: key), m.field == .gradientFactor || m.field == .gfLow,
-               let slash = v.firstIndex(of: "/"), Int(String(v[..<slash]).trimmingWhitespace()) != nil {
-                metadata.append(CSVMetadata(label: key, meaning: CSVColumnMeaning(.gfLow), value: String(v[..<slash])))
-                metadata.append(CSVMetadata(label: key, meaning: CSVColumnMeaning(.gfHigh), value: String(v[v.index(after: slash)...])))
-                return
-            }
             if let m = options.columns[folded] ?? preset?.meaning(name: key, index: nil) ?? CSVColumnDictionary.meaning(ofHeader: key), m.field != .ignored {
                 // A summary's `Depth` is the dive's greatest, its `Temperature` the water's.
                 metadata.append(CSVMetadata(label: key, meaning: m.summarised, value: v))
@@ -143,18 +142,21 @@ public struct CSVLayout: Sendable {
         var i = 0
         while i < meaningful.count {
             let record = meaningful[i]
-            if record.count >= 2, i + 1 < meaningful.count, meaningful[i + 1].count == record.count || meaningful[i + 1].count + 1 == record.count {
+            // A summary block: a header and a row of values, neither a comment line.
+            if record.count >= 2, i + 1 < meaningful.count, Self.commentText(record[0]) == nil, Self.commentText(meaningful[i + 1][0]) == nil,
+               meaningful[i + 1].count == record.count || meaningful[i + 1].count + 1 == record.count {
                 let values = meaningful[i + 1]
                 for (k, label) in record.enumerated() where k < values.count { take(label, values[k]) }
                 i += 2
                 continue
             }
-            let text = record.count == 1 ? (Self.commentText(record[0]) ?? record[0]) : record.joined(separator: String(Character(Unicode.Scalar(dialect.delimiter))))
+            let whole = record.count == 1 ? record[0] : record.joined(separator: String(Character(Unicode.Scalar(dialect.delimiter))))
+            let text = Self.commentText(whole) ?? whole
             if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(where: { $0.isNumber }) {
                 take(String(text[..<colon]), String(text[text.index(after: colon)...]))
             } else if CSVValues.dateParts(Substring(text)) != nil, CSVValues.timeOfDay(Substring(text)) != nil {
                 metadata.append(CSVMetadata(label: text, meaning: CSVColumnMeaning(.dateTime), value: text))
-            } else if !text.isEmpty, record.count == 1, Self.commentText(record[0]) == nil, !Self.isDecoration(text) {
+            } else if !text.isEmpty, Self.commentText(whole) == nil, !Self.isDecoration(text) {
                 // Free text in a comment (a banner, a licence) says nothing of a dive; a bare line might.
                 findings.append(Finding(.dropped, "csv.preamble-not-carried", "the line \"\(text)\" above the table is not read",
                                         at: SourceLocation(file: file)))
@@ -163,25 +165,36 @@ public struct CSVLayout: Sendable {
         }
         if let preset { for (d, u) in preset.defaultUnits where units[d] == nil { units[d] = u } }
 
-        // Summary or profile, and the columns that change meaning with it.
-        let fields = Set(columns.compactMap { $0.meaning?.field })
+        // Summary or profile, and the columns that change meaning with it. A profile needs a
+        // time for each row: a time column, a stated interval, or an export known to be one.
+        var fields = Set(columns.compactMap { $0.meaning?.field })
         let perSample = fields.contains(.sampleDepth) || fields.contains(.sampleAmbientPressure)
         var kind = CSVLayout.Kind.summary
-        if let k = preset?.kind, !(preset?.codes.isEmpty ?? true) {
+        if let preset, !preset.codes.isEmpty, let k = preset.kind {
             kind = k
         } else if fields.contains(.sampleTime) && perSample {
             kind = .profile
-        } else if perSample && !fields.contains(.maxDepth) && (fields.contains(.duration) || interval != nil || preset?.kind == .profile) {
+        } else if perSample && !fields.contains(.maxDepth) && (interval != nil || preset?.kind == .profile) {
             kind = .profile
             for c in columns.indices where columns[c].meaning?.field == .duration && columns[c].source != .user {
                 columns[c].meaning?.field = .sampleTime
             }
         }
+        var reported = Set<Int>()
         if kind == .summary {
             for c in columns.indices where columns[c].source != .user {
-                if let m = columns[c].meaning { columns[c].meaning = m.summarised }
+                guard let m = columns[c].meaning?.summarised else { continue }
+                columns[c].meaning = m
+                // A reading of a profile has no instant in a one-row-per-dive table.
+                if m.field.isSample && m.field != .gradientFactor {
+                    columns[c].meaning?.field = .ignored
+                    reported.insert(c)
+                    findings.append(Finding(.dropped, "csv.column-not-carried", "the column \"\(columns[c].name)\" holds a profile's readings, which a table of one row per dive cannot place in time; not read",
+                                            at: SourceLocation(file: file, field: columns[c].name)))
+                }
             }
         }
+        fields = Set(columns.compactMap { $0.meaning?.field })
         var skip = preset?.skipRows ?? 0
         // Rows under the header that number the columns 0, 1, 2 … (and a row of codes above
         // that): labels, not samples.
@@ -195,13 +208,15 @@ public struct CSVLayout: Sendable {
             if let k = columns.first(where: { keyFields.contains($0.meaning?.field ?? CSVField.ignored) }) {
                 keys = [k.index]
             } else {
-                let startFields: Set<CSVField> = [.date, .time, .dateTime, .year, .month, .day, .hour, .minute, .second]
-                keys = columns.filter { startFields.contains($0.meaning?.field ?? CSVField.ignored) }.map(\.index)
+                // The day, not the time: a time column may be each sample's wall clock. Dives
+                // within one day part where the sample time starts again.
+                let dayFields: Set<CSVField> = [.date, .dateTime, .year, .month, .day]
+                keys = columns.filter { dayFields.contains($0.meaning?.field ?? CSVField.ignored) }.map(\.index)
             }
         } else {
             keys = []
         }
-        for c in columns {
+        for c in columns where !reported.contains(c.index) {
             if c.meaning == nil, header != nil, !c.name.isEmpty {
                 findings.append(Finding(.dropped, "csv.column-unknown", "the column \"\(c.name)\" means nothing umilog knows; not read (--map '\(c.name)=FIELD' reads it)",
                                         at: SourceLocation(file: file, field: c.name)))
@@ -209,6 +224,12 @@ public struct CSVLayout: Sendable {
                 findings.append(Finding(.dropped, "csv.column-not-carried", "the column \"\(c.name)\" has no place in a dive log's model; not read",
                                         at: SourceLocation(file: file, field: c.name)))
             }
+        }
+        // A mapping that names no column is the user's mistake, said at once.
+        let named = Set(columns.map { $0.name.lowercased() } + columns.indices.map { String($0 + 1) })
+        for name in options.columns.keys.sorted() where !named.contains(name) && !metadata.contains(where: { $0.label.lowercased() == name }) {
+            findings.append(Finding(.dropped, "csv.map-unused", "the mapping names a column \"\(name)\" the file does not have (its columns: \(columns.map { "\"\($0.name)\"" }.joined(separator: ", ")))",
+                                    at: SourceLocation(file: file)))
         }
         // A summary needs a column its dives' starts come from. (A problem is raised by the
         // reader's first dive, so that `csv inspect` can still show what it understood.)

@@ -21,12 +21,16 @@ public struct CSVPreset: Sendable, Hashable {
     /// For an export of `time,code,value` rows (Poseidon MkVI): what each code's value is, as
     /// a channel and the factor to its unit.
     let codes: [Int: PresetCode]
+    /// Sample times from this many seconds up are a documented mistake of the export and stand
+    /// for the time before them.
+    let timeLimit: Int?
 
     init(_ id: String, _ title: String, kind: CSVLayout.Kind? = nil, names: [String: CSVColumnMeaning] = [:],
          positions: [CSVColumnMeaning?] = [], defaultUnits: [CSVUnit.Dimension: CSVUnit] = [:], skipRows: Int = 0,
-         codes: [Int: PresetCode] = [:]) {
+         codes: [Int: PresetCode] = [:], timeLimit: Int? = nil) {
         self.id = id; self.title = title; self.kind = kind; self.names = names; self.positions = positions
         self.defaultUnits = defaultUnits; self.skipRows = skipRows; self.codes = codes
+        self.timeLimit = timeLimit
     }
 
     /// What column `name` (or, headerless, position `index`) holds in this export.
@@ -94,7 +98,7 @@ public struct CSVPreset: Sendable, Hashable {
         39: PresetCode(CSVColumnMeaning(.sampleTemperature, unit: .celsius), factor: 0.2),
         13: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 1), factor: 1),
         14: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 2), factor: 1),
-    ])
+    ], timeLimit: 49151)
     static let umilogSummary = CSVPreset("umilog-csv", "umilog csv", kind: .summary)
     static let umilogProfile = CSVPreset("umilog-csv-profile", "umilog csv-profile", kind: .profile)
 

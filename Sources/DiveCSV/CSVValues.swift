@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DiveCore
 
 /// The order of a date's day, month and year when it is not ISO (`10/1/13`).
@@ -13,6 +16,14 @@ public enum DateOrder: String, Sendable, Hashable, CaseIterable, Codable {
 /// Reading the text of one CSV cell as a number, a quantity with its unit, a duration, a
 /// date or a time of day. Every function returns `nil` for text it cannot read; none guesses.
 public enum CSVValues {
+    /// The calendar year now, for two-digit years.
+    static let thisYear: Int = {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return Int(parts.tm_year) + 1900
+    }()
+
     /// A plain number written with `decimalMark` (`.` or `,`): `12`, `-3.5`, `12,5`, `1e3`.
     /// Spaces around it are ignored; anything else (`12 m`, `AI is off`) is not a number.
     public static func number(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> Double? {
@@ -133,13 +144,13 @@ public enum CSVValues {
         return (a, b, c, parts[0].count == 4, sep)
     }
 
-    /// A date in `order` (ISO and year-first dates are read whatever the order). Two-digit
-    /// years are 1970–2069.
+    /// A date in `order` (ISO and year-first dates are read whatever the order). A two-digit
+    /// year is the latest that is not after this year (`25` is 2025, `69` is 1969).
     public static func date(_ text: Substring, order: DateOrder?) -> LocalDate? {
         guard let p = dateParts(text) else { return nil }
         if p.yearFirst { return LocalDate(year: p.a, month: p.b, day: p.c) }
         guard p.c >= 0 else { return nil }
-        let year = p.c < 100 ? (p.c < 70 ? 2000 + p.c : 1900 + p.c) : p.c
+        let year = p.c < 100 ? (p.c <= thisYear % 100 ? 2000 + p.c : 1900 + p.c) : p.c
         switch order {
         case .dmy?: return LocalDate(year: year, month: p.b, day: p.a)
         case .mdy?: return LocalDate(year: year, month: p.a, day: p.b)
@@ -147,8 +158,8 @@ public enum CSVValues {
         }
     }
 
-    /// A time of day: `10:34`, `09:12:49`, `7:37:41 PM`, `12:05 am`, `10.34`, `1034`? (no:
-    /// four bare digits are not a time). The time may follow a date in the same cell.
+    /// A time of day: `10:34`, `09:12:49`, `7:37:41 PM`, `12:05 am`, `10.34` (four bare digits
+    /// are not a time). The time may follow a date in the same cell, and an offset may follow it.
     public static func timeOfDay(_ text: Substring) -> TimeOfDay? {
         var s = text
         while s.first == " " { s.removeFirst() }
@@ -158,6 +169,9 @@ public enum CSVValues {
             s = s[s.index(after: cut)...]
             while s.first == " " { s.removeFirst() }
         }
+        // An offset after the time is the offset's business (`10:12 +02`, `10:12-0530`, `10:12 UTC+1`).
+        if let z = s.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" || $0 == "U" || $0 == "G" }) { s = s[..<z] }
+        while s.last == " " { s.removeLast() }
         var meridiem: Character?
         if s.count > 2 {
             let tail = s.suffix(2).lowercased()
@@ -167,8 +181,6 @@ public enum CSVValues {
                 while s.last == " " { s.removeLast() }
             }
         }
-        // An offset or `Z` after the time is the UTC offset's business, not the time's.
-        if let z = s.firstIndex(where: { $0 == "Z" || $0 == "+" }) { s = s[..<z] }
         let sep: Character = s.contains(":") ? ":" : "."
         let parts = s.split(separator: sep, omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
@@ -189,6 +201,27 @@ public enum CSVValues {
     }
 }
 
+extension CSVValues {
+    /// A date, its time of day and UTC offset in one cell: ISO 8601 as `DiveDateTime.parse`
+    /// reads it, else a date in `order`, a time and an offset as tables write them
+    /// (`2/18/2026 7:37:41 PM`, `18.02.2026 10:12 +02`, `2024-05-01 10:12 UTC+1`).
+    public static func start(_ text: String, order: DateOrder?) -> (date: LocalDate, time: TimeOfDay?, offset: UTCOffset?)? {
+        if let (d, _) = DiveDateTime.parse(text) { return (d.date, d.time, d.offset) }
+        guard let date = date(Substring(text), order: order) else { return nil }
+        let time = timeOfDay(Substring(text))
+        return (date, time, time == nil ? nil : offset(after: text))
+    }
+
+    /// The offset that ends a date-time cell, if one does.
+    static func offset(after text: String) -> UTCOffset? {
+        let s = Substring(text.trimmingWhitespace())
+        // From the last `:` on (the time's), the first sign or zone name starts the offset.
+        let from = s.lastIndex(of: ":") ?? s.startIndex
+        guard let start = s[from...].firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" || $0 == "U" || $0 == "G" }) else { return nil }
+        return UTCOffset(lenient: String(s[start...]))
+    }
+}
+
 /// Decides a date column's day/month order from every date in it, never from one: a day over
 /// 12 in first place says day-first, in second place month-first. A column whose dates all
 /// have both numbers at 12 or under cannot be decided, and the caller must ask for
@@ -197,8 +230,8 @@ public enum CSVValues {
 public struct DateOrderDecision: Sendable {
     public private(set) var dayFirstEvidence: String?
     public private(set) var monthFirstEvidence: String?
-    public private(set) var yearFirstOnly = true
-    public private(set) var dotted = false
+    private var yearFirstOnly = true
+    private var dotted = false
     public private(set) var datesSeen = 0
     /// An ambiguous example, for the message.
     public private(set) var ambiguousExample: String?
@@ -227,10 +260,4 @@ public struct DateOrderDecision: Sendable {
 
     /// True when the column holds both a day-first and a month-first date.
     public var isContradictory: Bool { dayFirstEvidence != nil && monthFirstEvidence != nil }
-}
-
-extension Substring {
-    fileprivate func replacingComma() -> String {
-        String(map { $0 == "," ? "." : $0 })
-    }
 }

@@ -164,23 +164,7 @@ extension DiveDateTime {
         func parseOffset() -> UTCOffset?? {
             // Returns .some(nil) when nothing is left, nil on garbage.
             guard i < end else { return .some(nil) }
-            if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
-                i += 1
-                return i == end ? .some(.utc) : nil
-            }
-            guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return nil }
-            let negative = b[i] == UInt8(ascii: "-")
-            i += 1
-            guard let hh = number(2), hh <= 23 else { return nil }
-            var mm = 0
-            if i < end {
-                _ = expect(":")
-                guard let m = number(2), m <= 59 else { return nil }
-                mm = m
-            }
-            guard i == end else { return nil }
-            let total = hh * 60 + mm
-            return .some(.minutes(negative ? -total : total))
+            return UTCOffset(iso: b[i..<end]).map { .some($0) }
         }
         if i == end || (i + 1 == end && (b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t"))) {
             notes.dateOnly = true
@@ -220,4 +204,39 @@ extension DiveDateTime {
 @inline(__always) func pad(_ value: Int, _ width: Int) -> String {
     let s = String(value)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+extension UTCOffset {
+    /// An ISO 8601 offset: `Z`, `±hh`, `±hh:mm` or `±hhmm`, hours up to 23.
+    public init?(iso b: ArraySlice<UInt8>) {
+        guard let first = b.first else { return nil }
+        if first == UInt8(ascii: "Z") || first == UInt8(ascii: "z") {
+            guard b.count == 1 else { return nil }
+            self = .utc
+            return
+        }
+        guard first == UInt8(ascii: "+") || first == UInt8(ascii: "-") else { return nil }
+        var digits = Array(b.dropFirst())
+        if digits.count == 5, digits[2] == UInt8(ascii: ":") { digits.remove(at: 2) }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+        let hh = Int(digits[0] - 0x30) * 10 + Int(digits[1] - 0x30)
+        let mm = digits.count == 4 ? Int(digits[2] - 0x30) * 10 + Int(digits[3] - 0x30) : 0
+        guard hh <= 23, mm <= 59 else { return nil }
+        self = .minutes((first == UInt8(ascii: "-") ? -1 : 1) * (hh * 60 + mm))
+    }
+
+    /// An offset as tables write one: the ISO forms, and a one-digit hour (`+2`, `-5`), a
+    /// `UTC` or `GMT` before it (`UTC+1`, `GMT-05:00`), or `UTC` alone.
+    public init?(lenient text: String) {
+        var b = Array(text.utf8.filter { $0 != 0x20 })
+        if b.count >= 3, String(decoding: b[0..<3], as: UTF8.self).uppercased() == "UTC" || String(decoding: b[0..<3], as: UTF8.self).uppercased() == "GMT" {
+            b.removeFirst(3)
+            if b.isEmpty { self = .utc; return }
+        }
+        // `+2` → `+02`, `-5:30` → `-05:30`.
+        if b.count >= 2, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[1] &- 0x30 < 10, b.count == 2 || b[2] &- 0x30 >= 10 {
+            b.insert(UInt8(ascii: "0"), at: 1)
+        }
+        self.init(iso: b[...])
+    }
 }

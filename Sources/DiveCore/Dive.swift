@@ -134,6 +134,20 @@ public struct Cylinder: Sendable, Hashable {
         if o2 == 100 { return "O2" }
         return "EAN\(n(o2))"
     }
+
+    /// The oxygen and helium percentages a gas's name states, the inverse of ``gasLabel``:
+    /// `Air`, `EAN32`, `Nitrox 32`, `NX32`, `32%`, `Tx18/45`, `Trimix 18/45`, `18/45`, `O2`;
+    /// `nil` for a name that states no mix.
+    public static func mix(named name: String) -> (oxygen: Double, helium: Double)? {
+        let v = name.lowercased().trimmingWhitespace()
+        if v == "air" || v == "luft" || v == "air (21%)" { return (21, 0) }
+        if v == "o2" || v == "oxygen" || v == "100%" { return (100, 0) }
+        // Numbers, a fraction kept (`Tx10.5/70`).
+        let digits = v.split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap { Double($0.trimmingCharacters(of: ".")) }
+        if v.hasPrefix("ean") || v.hasPrefix("nx") || v.hasPrefix("nitrox") || v.hasSuffix("%"), digits.count == 1, digits[0] > 21, digits[0] <= 100 { return (digits[0], 0) }
+        if v.hasPrefix("tx") || v.hasPrefix("trimix") || v.hasPrefix("tmx") || v.contains("/"), digits.count == 2, digits[0] + digits[1] <= 100 { return (digits[0], digits[1]) }
+        return nil
+    }
 }
 
 public enum CylinderRole: String, Sendable, Hashable { case bottom, deco, diluent, oxygen }
@@ -168,4 +182,13 @@ extension Dive {
     /// The dive's record path in its source for a writer's findings about it (`dives/3`):
     /// its place among its file's dives, else `index`, its place in what the writer was handed.
     public func sourcePath(else index: Int) -> String { "dives/\(provenance?.index ?? index)" }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(of c: Character) -> Substring {
+        var s = self
+        while s.first == c { s.removeFirst() }
+        while s.last == c { s.removeLast() }
+        return s
+    }
 }

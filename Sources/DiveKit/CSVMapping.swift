@@ -14,22 +14,13 @@ import DiveJSON
 /// A column is named by its header, or by its 1-based number in a headerless file; a value is
 /// `field[#cylinder][:unit]` (`start_pressure#2:bar`). `schemas/csv-mapping.schema.json`
 /// describes the document.
-public struct CSVMapping: Sendable, Hashable {
+public struct CSVMapping: Sendable {
     public static let formatName = "umilog-csv-mapping"
     public var columns: [(name: String, meaning: CSVColumnMeaning)]
     public var dateOrder: DateOrder?
 
     public init(columns: [(name: String, meaning: CSVColumnMeaning)] = [], dateOrder: DateOrder? = nil) {
         self.columns = columns; self.dateOrder = dateOrder
-    }
-
-    public static func == (a: CSVMapping, b: CSVMapping) -> Bool {
-        a.dateOrder == b.dateOrder && a.columns.map(\.name) == b.columns.map(\.name) && a.columns.map(\.meaning) == b.columns.map(\.meaning)
-    }
-
-    public func hash(into h: inout Hasher) {
-        h.combine(dateOrder)
-        for c in columns { h.combine(c.name); h.combine(c.meaning) }
     }
 
     /// Reads a mapping file; a document that is not one is an error that says where.

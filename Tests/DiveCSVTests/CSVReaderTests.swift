@@ -199,3 +199,73 @@ struct CSVCorpusDiveTests {
         #expect(reader.takeFindings().filter { $0.code == "csv.column-unknown" }.count == 3)
     }
 }
+
+/// Writes `text` to a temporary CSV and reads it.
+func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) throws -> (dives: [Dive], findings: [Finding], reader: CSVDiveReader) {
+    let path = try Paths.temporaryDirectory() + "/t.csv"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return try readCSV(path, options)
+}
+
+@Suite struct CSVReaderRuleTests {
+    /// A column that states no unit is read in one unit, decided by its first value.
+    @Test func aColumnNeverMixesUnits() throws {
+        let (dives, findings, _) = try readCSVText("Date,Start Pressure,Water Temp\n2024-01-01,3000,50\n2024-01-02,1200,46\n2024-01-03,390,44\n")
+        #expect(dives.map { $0.cylinders.first?.startPressure } == [206.842719, 82.737087, 26.889553])
+        #expect(dives.map(\.bottomTemperature) == [10, 7.777778, 6.666667])
+        #expect(findings.filter { $0.code == "csv.unit-assumed" }.count == 2)
+    }
+
+    /// Offsets in every spelling tables use, after ISO and non-ISO dates alike; the day/month
+    /// order comes from every row, not the first.
+    @Test func offsetsAreRead() throws {
+        let (dives, _, _) = try readCSVText("Date,Max Depth [m]\n2024-05-01T10:12:30-0530,10\n2024-05-02T09:00:00-05:00,11\n2024-05-03 10:12:30 +02,12\n03.05.2024 10:12 UTC+1,13\n")
+        #expect(dives.map { $0.startedAt?.description } == ["2024-05-01T10:12:30-05:30", "2024-05-02T09:00:00-05:00",
+                                                            "2024-05-03T10:12:30+02:00", "2024-05-03T10:12:00+01:00"])
+    }
+
+    /// `Date,Time,Depth,Duration` is a list of dives: plain `Depth` is each one's greatest.
+    @Test func aPlainSummaryIsNotTakenForAProfile() throws {
+        let (dives, _, reader) = try readCSVText("Date,Time,Depth,Duration\n2024-05-01,10:00,18,45\n2024-05-01,14:00,12,50\n")
+        #expect(reader.layout.kind == .summary)
+        #expect(dives.map(\.maxDepth) == [18, 12])
+        #expect(dives.map(\.submergedTime) == [2700, 3000])
+    }
+
+    /// Two dives of one day in a list of dates only are two dives, with two identities.
+    @Test func twoDivesOfOneDayKeepTheirOwnIdentity() throws {
+        let text = "Date,Max Depth [m]\n2024-05-01,10\n2024-05-01,12\n"
+        let first = try readCSVText(text).dives.map(\.uuid)
+        #expect(Set(first).count == 2)
+        #expect(try readCSVText(text).dives.map(\.uuid) == first)
+    }
+
+    /// A comment line with a comma in it is a comment, not a summary block.
+    @Test func aCommentWithACommaStaysAComment() throws {
+        let (dives, _, reader) = try readCSVText("# Copyright 2024, Example Dive Club\n# Start Date: 2024-05-01 10:00\nTime (s),Depth (m)\n0,0\n60,10\n120,0\n")
+        #expect(reader.layout.kind == .profile)
+        #expect(dives.first?.startedAt?.description == "2024-05-01T10:00:00")
+    }
+
+    /// A profile whose rows carry their own wall-clock time is one dive; a sample time that
+    /// starts again starts the next.
+    @Test func wallClockTimesDoNotSplitADive() throws {
+        let (dives, _, _) = try readCSVText("Date,Time,Sample Time (s),Depth (m)\n2024-05-01,10:00:00,0,0\n2024-05-01,10:00:10,10,5\n2024-05-01,10:00:20,20,0\n2024-05-01,11:00:00,0,0\n2024-05-01,11:00:10,10,7\n")
+        #expect(dives.count == 2)
+        #expect(dives.map(\.maxDepth) == [5, 7])
+        #expect(dives.map { $0.startedAt?.description } == ["2024-05-01T10:00:00", "2024-05-01T11:00:00"])
+    }
+
+    /// A profile's readings in a summary, and a mapping that names no column, are said.
+    @Test func whatCannotBeReadIsSaid() throws {
+        let (dives, findings, _) = try readCSVText("Date,Max Depth [m],NDL,GF,Computer\n2024-05-01,10,20,30/70,Perdix\n2024-05-02,12,20,30/70,\n",
+                                                   CSVReadOptions(columns: ["tiefe": CSVColumnMeaning(.maxDepth)]))
+        #expect(findings.contains { $0.code == "csv.column-not-carried" && $0.location.field == "NDL" })
+        #expect(findings.contains { $0.code == "csv.map-unused" && $0.message.contains("\"tiefe\"") })
+        let deco = try #require(dives.first?.recordings.first?.decoModel)
+        #expect(deco.gfLow == 30 && deco.gfHigh == 70)
+        // Settings with no computer to keep them on are said, not dropped quietly.
+        #expect(dives.last?.recordings.isEmpty == true)
+        #expect(findings.contains { $0.code == "csv.settings-not-carried" && $0.location.row == 3 })
+    }
+}

@@ -42,3 +42,26 @@ import Testing
         #expect(TextForms.isAbsoluteURI(text) == valid)
     }
 }
+
+@Suite struct GasNameTests {
+    /// A gas's name and its mix are one fact two ways: every label reads back as its mix.
+    @Test(arguments: [(21.0, nil as Double?), (21, 0), (32, 0), (50, 0), (100, 0), (18, 45), (10.5, 70)])
+    func labelsReadBackAsTheirMix(oxygen: Double, helium: Double?) throws {
+        var c = Cylinder()
+        c.oxygen = oxygen
+        c.helium = helium
+        let label = try #require(c.gasLabel)
+        let mix = try #require(Cylinder.mix(named: label))
+        #expect(mix.oxygen == oxygen && mix.helium == (helium ?? 0), "\(label)")
+    }
+
+    @Test(arguments: [("Nitrox 32", 32.0, 0.0), ("nx36", 36, 0), ("Trimix 21/35", 21, 35), ("32%", 32, 0), ("Luft", 21, 0)])
+    func namesPeopleWrite(name: String, oxygen: Double, helium: Double) {
+        #expect(Cylinder.mix(named: name).map { [$0.oxygen, $0.helium] } == [oxygen, helium])
+    }
+
+    @Test func aNameWithoutAMixHasNone() {
+        #expect(Cylinder.mix(named: "Deco bottle") == nil)
+        #expect(Cylinder.mix(named: "EAN") == nil)
+    }
+}
