@@ -189,7 +189,7 @@ extension CSVUnit {
     /// A unit as people write it in a header or after a value: `m`, `ft`, `feet`, `°C`, `℃`,
     /// `F`, `bar`, `psi`, `min`, `sec`, `l`, `cuft`, `ft3`, `kg`, `lbs`, `%` … (case-insensitive).
     public init?(spelling: String) {
-        let s = spelling.trimmingWhitespace().lowercased()
+        let s = spelling.folded
         switch s {
         case "m", "meter", "meters", "metre", "metres", "mtr", "meter(s)", "metri", "metros", "mètres", "meters (m)": self = .metres
         case "ft", "feet", "foot", "ft.", "'": self = .feet

@@ -104,7 +104,7 @@ public struct CSVPreset: Sendable, Hashable {
 
     /// The preset the file is, from its header, preamble and first row.
     static func recognise(header: [String]?, preamble: [[String]], firstRow: [String]?, width: Int) -> CSVPreset? {
-        let names = Set((header ?? []).map { $0.trimmingWhitespace().lowercased() })
+        let names = Set((header ?? []).map { $0.folded })
         let preambleText = preamble.joined().joined(separator: " ").lowercased()
         if names.isSuperset(of: ["dive_number", "date", "time", "duration", "dive_id"]) { return umilogSummary }
         if names.isSuperset(of: ["dive_number", "elapsed_s", "dive_id"]) { return umilogProfile }

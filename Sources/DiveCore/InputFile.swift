@@ -65,10 +65,28 @@ public final class InputFile {
         return filled
     }
 
+    /// Streams what is left to read from `fd` to `target` in 64 KiB chunks, each through
+    /// `transform` when one is given.
+    public static func copy(_ fd: Int32, file: String, to target: ByteSink,
+                            through transform: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try read(fd, into: $0, file: file) }
+            if n == 0 { return }
+            try buffer.withUnsafeBytes { raw in
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                if let transform { try transform(chunk) } else { try target.write(chunk) }
+            }
+        }
+    }
+
     /// The whole content of `path`.
     public static func contents(of path: String, displayName: String) throws -> [UInt8] {
         let file = try InputFile(path: path, displayName: displayName)
         var out: [UInt8] = []
+        // One allocation for a regular file (its size is known), growth only for a stream.
+        var status = stat()
+        if fstat(file.descriptor, &status) == 0, status.st_size > 0 { out.reserveCapacity(Int(status.st_size)) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0) }

@@ -19,6 +19,9 @@ public enum TextForms {
 }
 
 extension String {
+    /// The string as two names are compared: without surrounding whitespace, lowercased.
+    public var folded: String { trimmingWhitespace().lowercased() }
+
     /// The string without leading and trailing whitespace as XML and CSV mean it (space,
     /// tab, CR, LF).
     public func trimmingWhitespace() -> String {

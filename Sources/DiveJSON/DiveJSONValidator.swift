@@ -116,7 +116,7 @@ struct Rules {
         }
         // Stored files, wherever they are (any object with uuid + digest), count too.
         Self.walk(doc, "$") { node, path, _ in
-            if path.hasSuffix("_file") || path.contains("source_files[") || path.hasSuffix("_file]") {
+            if path.hasSuffix("_file") || path.contains("source_files[") {
                 if let u = node["uuid"], let s = u.string {
                     if let first = records[s] {
                         self.issue("divejson.duplicate-uuid", "uuid \(s) is already used by \(first.path)", path: path + ".uuid", at: u)

@@ -33,7 +33,7 @@ package struct JSONEmitter {
 
     private mutating func newline() {
         bytes.append(0x0A)
-        for _ in 0..<nonEmpty.count { bytes.append(0x20); bytes.append(0x20) }
+        bytes.append(contentsOf: repeatElement(0x20, count: 2 * nonEmpty.count))
     }
 
     /// Starts a value: the separator and indentation an array element needs.
@@ -181,9 +181,9 @@ package struct JSONEmitter {
             case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
             case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(b >> 4)]); bytes.append(hex[Int(b & 0x0F)])
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex.utf8Start[Int(b >> 4)]); bytes.append(hex.utf8Start[Int(b & 0x0F)])
             default: bytes.append(b)
             }
         }
@@ -200,13 +200,13 @@ package struct JSONEmitter {
     mutating func number(_ v: Double) {
         if let text = recordedText(), Double(text) == v { raw(text); return }
         beginValue()
-        bytes.append(contentsOf: Array(v.description.utf8))
+        bytes.append(contentsOf: v.description.utf8)
     }
 
     /// Writes a value's literal text as it is (a number as read, `null` inside extensions).
-    mutating func raw(_ text: String) { beginValue(); bytes.append(contentsOf: Array(text.utf8)) }
+    mutating func raw(_ text: String) { beginValue(); bytes.append(contentsOf: text.utf8) }
 
-    mutating func bool(_ v: Bool) { beginValue(); bytes.append(contentsOf: Array((v ? "true" : "false").utf8)) }
+    mutating func bool(_ v: Bool) { beginValue(); bytes.append(contentsOf: (v ? "true" : "false").utf8) }
 
     /// Writes an array of integers (a profile channel) without a temporary per element.
     mutating func integers(_ values: [Int]) {

@@ -92,7 +92,6 @@ public struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3; lineStart = 3 }
     }
 
-    /// Parses the whole text as one value.
     /// Reads and parses the file at `path`: its document and the member names it repeats.
     public static func parse(file path: String, displayName: String) throws -> (document: JSONNode, duplicates: [DuplicateMember]) {
         let bytes = try InputFile.contents(of: path, displayName: displayName)
@@ -103,6 +102,7 @@ public struct JSONParser {
         }
     }
 
+    /// Parses the whole text as one value.
     public mutating func parseDocument() throws -> JSONNode {
         skipSpace()
         let node = try parseValue()

@@ -118,7 +118,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                 }
                 do {
                     let produced = try parseJSON(sink.bytes, file: "produced")
-                    let expected = try parseJSON(try InputFile.contents(of: expectedPath, displayName: expectedPath), file: expectedPath)
+                    let expected = try JSONParser.parse(file: expectedPath, displayName: expectedPath).document
                     if let difference = firstDifference(produced, expected, path: "$", ignoring: ["exported_at", "generator"]) {
                         report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "differs from \(stem).divejson at \(difference)"))
                         continue

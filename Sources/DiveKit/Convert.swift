@@ -176,13 +176,7 @@ func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat 
 func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T {
     guard input == "-" else { return try body(input) }
     let spool = try AtomicFile(destination: nil)
-    let stdin = try InputFile(path: "-", displayName: "<stdin>")
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = try buffer.withUnsafeMutableBytes { try stdin.read(into: $0) }
-        if n == 0 { break }
-        try buffer.withUnsafeBytes { try spool.sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-    }
+    try InputFile.copy(0, file: "<stdin>", to: spool.sink)
     return try body(spool.temporaryPath)
 }
 

@@ -15,9 +15,6 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     case json
 
     public var description: String { rawValue }
-
-    /// Formats `convert` can read today.
-    public static let readable: [FileFormat] = [.uddf, .json, .csv]
 }
 
 /// Opens a streaming reader for `path` in `format`.
@@ -30,9 +27,6 @@ public func openReader(path: String, format: FileFormat, displayName: String? = 
         return try UDDFReader(path: path, displayName: displayName)
     case .json:
         return try DiveJSONReader(path: path, displayName: displayName)
-    default:
-        throw DiveError("format.unsupported-input", "reading \(format) is not supported yet (supported: \(FileFormat.readable.map(\.rawValue).joined(separator: ", ")))",
-                        at: SourceLocation(file: displayName ?? path))
     }
 }
 

@@ -5,7 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes bytes to a file descriptor.
 /// Writes bytes to a file descriptor (standard output is `FileSink(fd: 1, path: "-")`).
 public final class FileSink: ByteSink {
     public let fd: Int32
@@ -83,15 +82,7 @@ final class AtomicFile {
     /// Streams the file's content so far to `sink`, from the start.
     func copy(to target: ByteSink, through transform: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws {
         lseek(sink.fd, 0, SEEK_SET)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try buffer.withUnsafeMutableBytes { try InputFile.read(sink.fd, into: $0, file: temporaryPath) }
-            if n == 0 { break }
-            try buffer.withUnsafeBytes { raw in
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                if let transform { try transform(chunk) } else { try target.write(chunk) }
-            }
-        }
+        try InputFile.copy(sink.fd, file: temporaryPath, to: target, through: transform)
     }
 }
 

@@ -33,7 +33,7 @@ public enum Sniffer {
             let ascii = stride(from: 2, to: bytes.count - 1, by: 2).map { bytes.starts(with: [0xFF, 0xFE]) ? bytes[$0] : bytes[$0 + 1] }
             return sniff(ascii, isWholeInput: isWholeInput)
         }
-        func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
         skipSpace()
         guard i < bytes.count else { return .unknown }
         if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") { return .format(.json) }
@@ -53,9 +53,9 @@ public enum Sniffer {
                         // The declaration names the root: a UDDF file with a DOCTYPE is still
                         // UDDF, and its reader refuses the DOCTYPE with a located error.
                         var j = i + 9
-                        while j < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+                        while j < bytes.count, isSpace(bytes[j]) { j += 1 }
                         var k = j
-                        while k < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "[")].contains(bytes[k])) { k += 1 }
+                        while k < bytes.count, !(isSpace(bytes[k]) || bytes[k] == UInt8(ascii: ">") || bytes[k] == UInt8(ascii: "[")) { k += 1 }
                         let root = String(decoding: bytes[j..<k], as: UTF8.self)
                         if root.lowercased() == "uddf" { return .format(.uddf) }
                         return root.isEmpty ? .unknown : .otherXML(root: root)
@@ -65,7 +65,7 @@ public enum Sniffer {
                     }
                 } else {
                     var j = i + 1
-                    while j < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[j])) { j += 1 }
+                    while j < bytes.count, !(isSpace(bytes[j]) || bytes[j] == UInt8(ascii: ">") || bytes[j] == UInt8(ascii: "/")) { j += 1 }
                     var name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
                     if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
                     if name.lowercased() == "uddf" { return .format(.uddf) }
@@ -75,12 +75,6 @@ public enum Sniffer {
             return .unknown
         }
         return looksLikeCSV(Array(bytes[i...]), isWholeInput: isWholeInput) ? .format(.csv) : .unknown
-    }
-
-    /// Sniffs the file at `path`.
-    public static func sniff(path: String) throws -> SniffResult {
-        let head = try head(path: path, displayName: path)
-        return sniff(head, isWholeInput: head.count < headSize)
     }
 
     /// The first ``headSize`` bytes of the file at `path` (fewer when it is shorter).
@@ -95,7 +89,7 @@ public enum Sniffer {
     /// `"format"`, a colon, `"divejson"` (white space allowed between).
     public static func declaresDiveJSON(_ bytes: [UInt8]) -> Bool {
         let key = Array("\"format\"".utf8), value = Array("\"divejson\"".utf8)
-        func skipSpace(_ i: inout Int) { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        func skipSpace(_ i: inout Int) { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
         var from = 0
         while let at = find(key, in: bytes, from: from) {
             var i = at + key.count
@@ -129,3 +123,6 @@ public enum Sniffer {
         return dialect.fieldCount >= 2 && isOneTable
     }
 }
+
+/// XML and JSON white space (space, tab, LF, CR).
+@inline(__always) private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

@@ -228,7 +228,7 @@ extension UDDFState {
     func finishContacts() {
         var contacts: [Contact] = []
         var byName: [String: Int] = [:]
-        func key(_ name: String) -> String { name.trimmingWhitespace().lowercased() }
+        func key(_ name: String) -> String { name.folded }
         let stayNames = Set(stayDrafts.compactMap { $0.draft.name.map(key) })
         func add(_ draft: ContactDraft, role: ContactRole, uuid: String, path: String) -> Int? {
             guard let contact = makeContact(draft, role: role, uuid: uuid, path: path) else { return nil }

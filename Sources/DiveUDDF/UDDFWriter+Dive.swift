@@ -45,7 +45,7 @@ extension UDDFWriter {
             }
         }
         if start.time == nil, dateOnlyStart == .midnight {
-            x.element("datetime", "\(start.date)T00:00:00")
+            x.element("datetime", midnight(start.date))
             report(.resolved, "uddf.date-only-start-midnight", "the dive was logged with a date and no time: written as midnight (--date-only-start midnight), which reads back as a dive that began at 00:00", path)
         } else {
             x.element("datetime", start.description)
@@ -263,7 +263,7 @@ extension UDDFWriter {
         case device(Int)
     }
 
-    private static func fold(_ s: String?) -> String? { s.map { $0.trimmingWhitespace().lowercased() } }
+    private static func fold(_ s: String?) -> String? { s.map(\.folded) }
 
     /// Two devices are one computer: equal serials where both have one, else equal labels
     /// (name, else model) with brands that do not disagree. No label, no fold.

@@ -441,7 +441,7 @@ public final class UDDFWriter {
         guard !header.trips.isEmpty else { return }
         var copies = 0
         var nameCount: [String: Int] = [:]
-        for c in header.contacts { nameCount[foldedName(c.name), default: 0] += 1 }
+        for c in header.contacts { nameCount[c.name.folded, default: 0] += 1 }
         x.open("divetrip")
         for (i, t) in header.trips.enumerated() {
             let path = "trips/\(i)"
@@ -451,7 +451,7 @@ public final class UDDFWriter {
             for (j, part) in parts.enumerated() {
                 let partPath = "\(path)/parts/\(j)"
                 var stay = part.accommodationUUID.flatMap { header.contact($0) }
-                if let c = stay, (nameCount[foldedName(c.name)] ?? 0) > 1 {
+                if let c = stay, (nameCount[c.name.folded] ?? 0) > 1 {
                     report(.dropped, "uddf.accommodation-ambiguous", "the part's accommodation shares its name with another contact, so a reader could not tell which it was; not written", partPath)
                     stay = nil
                 }
@@ -490,10 +490,6 @@ public final class UDDFWriter {
             ], path)
         }
         x.close("divetrip")
-    }
-
-    private func foldedName(_ s: String) -> String {
-        s.trimmingWhitespace().lowercased()
     }
 
     // MARK: Gases

@@ -19,7 +19,7 @@ struct Convert: ParsableCommand {
     @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample), json (DiveJSON 1.0) or uddf (UDDF 3.2.2).")
     var to: FileFormat
 
-    @Option(help: "Input format, instead of sniffing it (uddf, json or csv).")
+    @Option(help: "Input format, instead of sniffing it.")
     var from: FileFormat?
 
     @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
@@ -39,12 +39,6 @@ struct Convert: ParsableCommand {
 
     @Flag(help: "Print every finding instead of the first three of each kind.")
     var allFindings = false
-
-    func validate() throws {
-        if let from, !FileFormat.readable.contains(from) {
-            throw ValidationError("--from \(from) is not supported yet; use one of: \(FileFormat.readable.map(\.rawValue).joined(separator: ", "))")
-        }
-    }
 
     func run() throws {
         var options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)
