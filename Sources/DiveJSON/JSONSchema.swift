@@ -39,10 +39,15 @@ public final class JSONSchema {
         return scratch.isEmpty
     }
 
+    /// Resolved `$ref`s, by reference: each is looked up in the schema once.
+    private var resolved: [String: JSONNode] = [:]
+
     private func resolve(_ ref: String) -> JSONNode? {
+        if let node = resolved[ref] { return node }
         guard ref.hasPrefix("#/") else { return nil }
         var node: JSONNode? = root
         for part in ref.dropFirst(2).split(separator: "/") { node = node?[String(part)] }
+        resolved[ref] = node
         return node
     }
 
@@ -63,6 +68,8 @@ public final class JSONSchema {
             case "$ref":
                 if let ref = s.string, let target = resolve(ref) { evaluate(target, x, into: &out) }
             case "type":
+                // One type (every sample of a profile is checked against one) needs no list.
+                if let t = s.string, Self.isType(x, t) { continue }
                 let types = s.string.map { [$0] } ?? s.elements.compactMap(\.string)
                 if !types.contains(where: { Self.isType(x, $0) }) {
                     fail(&out, "type", x, "should be \(types.joined(separator: " or ")), is \(x.typeName)")
@@ -157,7 +164,13 @@ public final class JSONSchema {
                 if m.name == "minLength" && length < n { fail(&out, "minLength", x, n == 1 ? "should not be empty" : "should be at least \(n) characters, is \(length)") }
                 if m.name == "maxLength" && length > n { fail(&out, "maxLength", x, "should be at most \(n) characters, is \(length)") }
             case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-                guard let v = x.numberText.flatMap(Double.init), let bound = s.numberText.flatMap(Double.init) else { continue }
+                guard let xt = x.numberText, let bt = s.numberText else { continue }
+                // Whole numbers (a profile's times and values) compare without a decimal parse.
+                let (v, bound): (Double, Double)
+                if let xi = Int(xt), let bi = Int(bt) { (v, bound) = (Double(xi), Double(bi)) } else {
+                    guard let xd = Double(xt), let bd = Double(bt) else { continue }
+                    (v, bound) = (xd, bd)
+                }
                 let ok: Bool
                 switch m.name {
                 case "minimum": ok = v >= bound
