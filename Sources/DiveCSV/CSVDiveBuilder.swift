@@ -56,14 +56,14 @@ struct DiveBuilder {
 
     /// Reads one row into the dive; `false`, reading nothing, when the row's sample time
     /// starts again at or before the dive's first, which makes it the first of another dive.
-    mutating func applyRow(_ fields: [String], row: Int, line: Int) throws -> Bool {
+    mutating func applyRow(_ r: CSVRow) throws -> Bool {
         var sampleTime: Int?
         if kind == .profile {
-            sampleTime = try self.sampleTime(fields, row: row, line: line)
+            sampleTime = try self.sampleTime(r)
             if let t = sampleTime, let first = firstTime, t <= first, sampleIndex > 0, reader.codes == nil { return false }
             sampleIndex += 1
             if let t = sampleTime, let last = lastTime, t < last {
-                reader.report(.dropped, "csv.time-backwards", "the sample time goes back (\(t / 1000) s after \(last / 1000) s); the row is not read", row: row, line: line)
+                reader.report(.dropped, "csv.time-backwards", "the sample time goes back (\(t / 1000) s after \(last / 1000) s); the row is not read", row: r.row, line: r.line)
                 return true
             }
             if let t = sampleTime {
@@ -72,23 +72,27 @@ struct DiveBuilder {
             }
         }
         if let codes = reader.codes {
-            try coded(fields, codes: codes, at: sampleTime, row: row, line: line)
+            try coded(r, codes: codes, at: sampleTime)
             return true
         }
         // A profile row repeats its dive's own columns: they are read from its first row.
         let diveColumns = kind == .summary || !readDiveColumns
         readDiveColumns = true
-        for c in reader.activeColumns where c.index < fields.count {
-            let m = c.meaning!
+        let reader = self.reader, active = reader.active
+        for k in active.indices where active[k].index < r.count {
+            let (i, m) = active[k]
             let isSample = kind == .profile && m.field.isSample
             if !isSample && !diveColumns { continue }
-            let text = fields[c.index]
-            if text.isEmpty || text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             if isSample {
                 guard let t = sampleTime else { continue }
-                try sample(m, text, at: t, column: c, row: row, line: line)
+                // A plain number, the usual cell of a profile, is read from its bytes.
+                if m.field != .events, let v = r.plainNumber(i, decimalMark: mark),
+                   plainSample(m, v, at: t, column: reader.activeColumns[k]) { continue }
+                if r.isBlank(i) { continue }
+                try sample(m, r.string(i), at: t, column: reader.activeColumns[k], row: r.row, line: r.line)
             } else {
-                try set(m, text, column: c, row: row, line: line)
+                if r.isBlank(i) { continue }
+                try set(m, r.string(i), column: reader.activeColumns[k], row: r.row, line: r.line)
             }
         }
         return true
@@ -96,16 +100,21 @@ struct DiveBuilder {
 
     /// The row's time into the dive, in milliseconds: its time column, else its place times
     /// the file's sample interval.
-    func sampleTime(_ fields: [String], row: Int, line: Int) throws -> Int? {
+    func sampleTime(_ r: CSVRow) throws -> Int? {
         guard let c = reader.sampleTimeColumn else {
             return reader.sampleInterval.map { Int((Double(sampleIndex) * $0 * 1000).rounded()) }
         }
-        guard c.index < fields.count else { return nil }
-        let text = fields[c.index]
-        guard let s = CSVValues.duration(Substring(text), unit: c.meaning?.unit ?? .seconds, decimalMark: mark) else {
-            if !text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { try reader.bad(text, column: c, expected: "a time into the dive", row: row, line: line) }
-            return nil
+        guard c.index < r.count else { return nil }
+        let unit = c.meaning?.unit ?? .seconds
+        var seconds: Double?
+        if unit.dimension == .time, let n = r.plainNumber(c.index, decimalMark: mark) {
+            seconds = unit.toModel(n)
+        } else {
+            let text = r.string(c.index)
+            seconds = CSVValues.duration(Substring(text), unit: unit, decimalMark: mark)
+            if seconds == nil, !r.isBlank(c.index) { try reader.bad(text, column: c, expected: "a time into the dive", row: r.row, line: r.line) }
         }
+        guard let s = seconds else { return nil }
         let t = Int((s * 1000).rounded())
         // An export's documented bad times (Poseidon's from 49151 s up) stand for the time before.
         if let limit = reader.timeLimit, t >= limit * 1000 { return lastTime }
@@ -120,15 +129,16 @@ struct DiveBuilder {
 
     /// `value` in the model's unit: the unit the cell, the column or the file states, else the
     /// one its size shows, else the field's usual one — the last two reported once per column.
-    private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: CSVColumn, _ m: CSVColumnMeaning, dimension: CSVUnit.Dimension) -> Double? {
+    private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: @autoclosure () -> CSVColumn, _ m: CSVColumnMeaning, dimension: CSVUnit.Dimension) -> Double? {
         if let u = cellUnit ?? m.unit ?? defaultUnits[dimension] {
             guard u.dimension == dimension else {
+                let c = c()
                 reader.reportColumnOnce(.dropped, "csv.unit-mismatch", c, "the column \"\(c.name)\" states \(u.rawValue), which does not measure what \(m.field.rawValue) holds; its values are not read")
                 return nil
             }
             return Self.clean(u.toModel(value))
         }
-        return Self.clean(reader.assumedUnit(c, m.field, value, dimension).toModel(value))
+        return Self.clean(reader.assumedUnit(c(), m.field, value, dimension).toModel(value))
     }
 
     /// A converted value without the binary noise of its arithmetic (95.8 ft is 29.19984 m, not
@@ -331,18 +341,32 @@ struct DiveBuilder {
         }
     }
 
+    /// A sample cell that holds a plain number: `false` when its column's unit is not one
+    /// such a number can be read in (the text path then says so).
+    private mutating func plainSample(_ m: CSVColumnMeaning, _ v: Double, at t: Int, column c: @autoclosure () -> CSVColumn) -> Bool {
+        switch m.field {
+        case .ndl, .tts:
+            let unit = m.unit ?? .minutes
+            guard unit.dimension == .time else { return false }
+            if m.field == .ndl { Self.append(&profile.ndl, t, unit.toModel(v)) } else { Self.append(&profile.tts, t, unit.toModel(v)) }
+        default:
+            record(m, v, cellUnit: nil, at: t, column: c())
+        }
+        return true
+    }
+
     /// One numeric reading, in its unit (the cell's, else the column's, else the file's, else
     /// the column's first value's), into its channel.
-    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: CSVColumn) {
+    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn) {
         switch m.field {
         case .sampleDepth:
-            if let v = convert(v, cellUnit: u, c, m, dimension: .length) { Self.append(&profile.depth, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.depth, t, v * 100) }
         case .ceiling:
-            if let v = convert(v, cellUnit: u, c, m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100) }
         case .sampleTemperature:
-            if let v = convert(v, cellUnit: u, c, m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100) }
         case .samplePressure:
-            guard let v = convert(v, cellUnit: u, c, m, dimension: .pressure) else { return }
+            guard let v = convert(v, cellUnit: u, c(), m, dimension: .pressure) else { return }
             let n = (m.index ?? 1) - 1
             if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
                 profile.pressures[k].series.append(t, Int((v * 10).rounded()))
@@ -350,9 +374,9 @@ struct DiveBuilder {
                 profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
             }
         case .sampleAmbientPressure:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c, m, dimension: .pressure) { ambient.append((t, bar * 1000)) }
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c(), m, dimension: .pressure) { ambient.append((t, bar * 1000)) }
         case .ppo2:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c, m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100) }
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100) }
         case .cns:
             Self.append(&profile.cns, t, v * 10)
         case .gradientFactor:
@@ -363,15 +387,16 @@ struct DiveBuilder {
     }
 
     /// A `time,code,value` row: the code says which channel the value is.
-    private mutating func coded(_ fields: [String], codes: [Int: PresetCode], at t: Int?, row: Int, line: Int) throws {
-        guard let t, fields.count >= 3, let code = Int(fields[1].trimmingWhitespace()) else { return }
+    private mutating func coded(_ r: CSVRow, codes: [Int: PresetCode], at t: Int?) throws {
+        guard let t, r.count >= 3, let code = Int(r.string(1).trimmingWhitespace()) else { return }
         let column = reader.layout.columns[2]
         guard let known = codes[code] else {
             reader.reportUnknownCode(code)
             return
         }
-        guard let v = CSVValues.number(Substring(fields[2]), decimalMark: mark) else {
-            try reader.bad(fields[2], column: column, expected: "a number", row: row, line: line)
+        let text = r.string(2)
+        guard let v = CSVValues.number(Substring(text), decimalMark: mark) else {
+            try reader.bad(text, column: column, expected: "a number", row: r.row, line: r.line)
             return
         }
         record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column)

@@ -33,6 +33,8 @@ public final class CSVDiveReader: DiveSource {
     public let layout: CSVLayout
     /// The columns a row is read from (those with a meaning to carry, time aside).
     let activeColumns: [CSVColumn]
+    /// The same columns' places and meanings, which a row reads without copying a column.
+    let active: [(index: Int, meaning: CSVColumnMeaning)]
     // What the builders read on every row, taken out of the layout once.
     let sampleTimeColumn: CSVColumn?
     let sampleInterval: Double?
@@ -41,8 +43,6 @@ public final class CSVDiveReader: DiveSource {
     let codes: [Int: PresetCode]?
     /// Sample times from this many seconds up are the export's documented mistake.
     let timeLimit: Int?
-    /// Which cells of a row are read.
-    private let read: [Bool]
     /// Codes of a coded export already reported as not carried.
     private var unknownCodes: Set<Int> = []
 
@@ -60,9 +60,7 @@ public final class CSVDiveReader: DiveSource {
     private var columnReports: Set<String> = []
     private var divesRead = 0
     /// A row read ahead: the first of the next dive in a profile table.
-    private var pending: [String]?
-    private var pendingRow = 0
-    private var pendingLine = 0
+    private var pending: CSVRow?
     private var finished = false
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
@@ -92,7 +90,7 @@ public final class CSVDiveReader: DiveSource {
         var preamble: [[String]] = []
         var headerFields: [String]?
         var firstRow: [String]?
-        var firstRowNumber = 0
+        var firstRowNumber = 0, firstLine = 0
         while try tokenizer.next() {
             if tokenizer.row <= dialect.preambleRecords {
                 preamble.append(tokenizer.fields())
@@ -105,7 +103,7 @@ public final class CSVDiveReader: DiveSource {
             }
             firstRow = tokenizer.fields()
             firstRowNumber = tokenizer.row - dialect.preambleRecords
-            pendingLine = tokenizer.line
+            firstLine = tokenizer.line
             break
         }
         var dates = DateOrderDecision()
@@ -153,13 +151,9 @@ public final class CSVDiveReader: DiveSource {
         dateOrder = layout.dateOrder
         codes = layout.preset.flatMap { $0.codes.isEmpty ? nil : $0.codes }
         timeLimit = layout.preset?.timeLimit
-        var read = [Bool](repeating: codes != nil, count: layout.columns.count)
-        for c in activeColumns + (sampleTimeColumn.map { [$0] } ?? []) where c.index < read.count { read[c.index] = true }
-        for k in layout.keyColumns where k < read.count { read[k] = true }
-        self.read = read
-        if firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
-            pending = firstRow
-            pendingRow = firstRowNumber
+        active = activeColumns.map { ($0.index, $0.meaning!) }
+        if let firstRow, firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
+            pending = CSVRow(strings: firstRow, row: firstRowNumber, line: firstLine)
         }
         findings += layout.findings
         header.sourceFormat = "csv"
@@ -178,21 +172,17 @@ public final class CSVDiveReader: DiveSource {
 
     // MARK: Rows
 
-    /// The next data row: its fields, row number (the header being row 1) and line.
-    private func nextRow() throws -> (fields: [String], row: Int, line: Int)? {
+    /// The next data row (the header being row 1), read in place: it holds until the next call.
+    private func nextRow() throws -> CSVRow? {
         if let p = pending {
             pending = nil
-            return (p, pendingRow, pendingLine)
+            return p
         }
         while try tokenizer.next() {
             if tokenizer.isBlank { continue }
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
-            // Only the cells something reads become strings (a lone cell always: it may be a trailer).
-            let n = tokenizer.fieldCount
-            var fields = [String](repeating: "", count: n)
-            for i in 0..<n where n == 1 || i < read.count && read[i] { fields[i] = tokenizer.string(at: i) }
-            return (fields, row, tokenizer.line)
+            return CSVRow(tokenizer: tokenizer, row: row, line: tokenizer.line)
         }
         return nil
     }
@@ -203,29 +193,33 @@ public final class CSVDiveReader: DiveSource {
         switch layout.kind {
         case .summary:
             while let r = try nextRow() {
-                if layout.isTrailer(r.fields) { reportTrailer(r); continue }
+                if layout.isTrailer(r) { reportTrailer(r); continue }
                 var dive = DiveBuilder(reader: self, row: r.row, line: r.line)
                 try dive.apply(layout.metadata)
-                _ = try dive.applyRow(r.fields, row: r.row, line: r.line)
+                _ = try dive.applyRow(r)
                 if let d = try finish(dive) { return d }
             }
         case .profile:
+            var key: [UInt8] = [], rowKey: [UInt8] = []
             while let first = try nextRow() {
-                if layout.isTrailer(first.fields) { reportTrailer(first); continue }
+                if layout.isTrailer(first) { reportTrailer(first); continue }
                 var dive = DiveBuilder(reader: self, row: first.row, line: first.line)
                 try dive.apply(layout.metadata)
-                _ = try dive.applyRow(first.fields, row: first.row, line: first.line)
-                let key = layout.diveKey(first.fields)
+                key.removeAll(keepingCapacity: true)
+                let keyed = first.appendKey(of: layout.keyColumns, to: &key) || layout.keyColumns.isEmpty
+                _ = try dive.applyRow(first)
                 var ended = false
                 while let r = try nextRow() {
-                    if layout.isTrailer(r.fields) { reportTrailer(r); continue }
-                    // Another dive: another key, or the sample time starting again.
+                    if layout.isTrailer(r) { reportTrailer(r); continue }
+                    // Another dive: another key (a blank one continues the dive), or the
+                    // sample time starting again.
+                    rowKey.removeAll(keepingCapacity: true)
                     let another: Bool
-                    if let k = layout.diveKey(r.fields), k != key { another = true } else {
-                        another = try !dive.applyRow(r.fields, row: r.row, line: r.line)
+                    if r.appendKey(of: layout.keyColumns, to: &rowKey), !keyed || rowKey != key { another = true } else {
+                        another = try !dive.applyRow(r)
                     }
                     if another {
-                        pending = r.fields; pendingRow = r.row; pendingLine = r.line
+                        pending = r.kept()
                         ended = true
                         break
                     }
@@ -239,8 +233,9 @@ public final class CSVDiveReader: DiveSource {
         return nil
     }
 
-    private func reportTrailer(_ r: (fields: [String], row: Int, line: Int)) {
-        report(.dropped, "csv.trailer-row", "a row of \(r.fields.count) field\(r.fields.count == 1 ? "" : "s") (\"\(r.fields.joined(separator: " "))\") is not part of the \(layout.columns.count)-column table; not read", row: r.row, line: r.line)
+    private func reportTrailer(_ r: CSVRow) {
+        let fields = r.fields
+        report(.dropped, "csv.trailer-row", "a row of \(fields.count) field\(fields.count == 1 ? "" : "s") (\"\(fields.joined(separator: " "))\") is not part of the \(layout.columns.count)-column table; not read", row: r.row, line: r.line)
     }
 
     private func finish(_ builder: DiveBuilder) throws -> Dive? {

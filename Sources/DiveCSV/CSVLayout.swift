@@ -51,23 +51,10 @@ public struct CSVLayout: Sendable {
     /// Why no dive can be read as the file stands (no date column, no sample time).
     var problem: DiveError?
 
-    /// The key of the dive a profile row belongs to.
-    /// `nil` when the row leaves every key cell blank: it continues the dive before it.
-    func diveKey(_ fields: [String]) -> String? {
-        var key = ""
-        var blank = true
-        for c in keyColumns where c < fields.count {
-            if !fields[c].isEmpty { blank = false }
-            key += fields[c]
-            key += "\u{1}"
-        }
-        return blank && !keyColumns.isEmpty ? nil : key
-    }
-
     /// A row that is not part of the table: a lone value after it (APD LogViewer ends with
     /// the dive's length in minutes on a line of its own).
-    func isTrailer(_ fields: [String]) -> Bool {
-        columns.count >= 3 && fields.count == 1
+    func isTrailer(_ row: CSVRow) -> Bool {
+        columns.count >= 3 && row.count == 1
     }
 
     /// The column that holds `field` (the first, or the one for cylinder `index`).

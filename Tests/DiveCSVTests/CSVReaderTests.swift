@@ -269,3 +269,41 @@ func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) t
         #expect(findings.contains { $0.code == "csv.settings-not-carried" && $0.location.row == 3 })
     }
 }
+
+@Suite("CSV plain-number fast path")
+struct CSVPlainNumberTests {
+    private func plain(_ text: String, mark: UInt8 = UInt8(ascii: ".")) -> Double? {
+        var text = text
+        return text.withUTF8 { CSVValues.plainNumber(UnsafeRawBufferPointer($0), decimalMark: mark) }
+    }
+
+    @Test("reads every plain decimal exactly as strtod does")
+    func agreesWithStrtod() {
+        // A fixed pseudo-random walk over signs, lengths and decimal places up to 15 digits.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        for _ in 0..<200_000 {
+            let digits = Int(next() % 15) + 1
+            var text = String(next() % 10_000_000_000_000_000)
+            text = String(text.suffix(digits))
+            let places = Int(next() % UInt64(text.count + 1))
+            if places > 0 { text.insert(".", at: text.index(text.endIndex, offsetBy: -places)) }
+            if next() % 3 == 0 { text = "-" + text }
+            let fast = plain(text)
+            #expect(fast?.bitPattern == Double(text)?.bitPattern, "\(text)")
+            if fast?.bitPattern != Double(text)?.bitPattern { return }
+        }
+    }
+
+    @Test("leaves to the text path what is not a plain decimal")
+    func declines() {
+        for text in ["1e5", "28.0 ℃", "3,5", "", "  ", "-", ".", "1234567890123456", "1.2.3", "nan", "0x1A"] {
+            #expect(plain(text) == nil, "\(text)")
+        }
+        #expect(plain("3,5", mark: UInt8(ascii: ",")) == 3.5)
+        #expect(plain("3.5", mark: UInt8(ascii: ",")) == nil)
+        #expect(plain(" 12.25\t") == 12.25)
+        #expect(plain("+7") == 7)
+        #expect(plain("-0")?.sign == .minus)
+    }
+}
