@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .library(name: "DiveKit", targets: ["DiveKit"]),
         .library(name: "DiveCore", targets: ["DiveCore"]),
+        .library(name: "DiveStore", targets: ["DiveStore"]),
         .executable(name: "umilog", targets: ["umilog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -23,10 +25,16 @@ let package = Package(
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveKit", dependencies: ["DiveCore", "DiveUDDF", "DiveCSV", "DiveJSON"]),
+        .target(
+            name: "DiveStore",
+            dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Resources"]
+        ),
         .executableTarget(
             name: "umilog",
             dependencies: [
                 "DiveKit",
+                "DiveStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +45,7 @@ let package = Package(
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
+        .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "TestSupport"]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

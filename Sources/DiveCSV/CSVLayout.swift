@@ -51,6 +51,14 @@ public struct CSVLayout: Sendable {
     /// Why no dive can be read as the file stands (no date column, no sample time).
     var problem: DiveError?
 
+    /// True when no column was understood as what makes a table a dive log — a date or time,
+    /// a depth, a duration — and no preset recognised it: a manifest with a `notes` column is
+    /// not a logbook.
+    public var understandsNothing: Bool {
+        let defining: Set<CSVField> = [.date, .dateTime, .time, .year, .duration, .maxDepth, .avgDepth, .sampleTime, .sampleDepth, .sampleAmbientPressure]
+        return preset == nil && !columns.contains { $0.meaning.map { defining.contains($0.field) } ?? false }
+    }
+
     /// A row that is not part of the table: a lone value after it (APD LogViewer ends with
     /// the dive's length in minutes on a line of its own).
     func isTrailer(_ row: CSVRow) -> Bool {

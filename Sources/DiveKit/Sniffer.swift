@@ -85,6 +85,33 @@ public enum Sniffer {
         return Array(buffer.prefix(n))
     }
 
+    /// The name of the dive-log format a file is in when umilog recognises it but does not
+    /// read it yet, from rules of each format's structure: the XML roots of
+    /// ``knownXMLLogbooks``; `<dive>`, the root Suunto DM4/DM5 and libdivecomputer's dumps
+    /// share; Subsurface's first XML (`<dives>` with `<program name='subsurface'>`); the
+    /// Suunto app's JSON (a `DeviceLog` object first); DAN's DL7 text (`FSH|` segments, as
+    /// Suunto Dive Manager's and Diving Log's ZXL/ZXU files are). `nil` for anything else.
+    public static func unreadLogbook(_ head: [UInt8]) -> String? {
+        var i = 0
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < head.count, isSpace(head[i]) { i += 1 }
+        let rest = Array(head[i...])
+        if rest.starts(with: Array("FSH|".utf8)) { return "DAN DL7 (ZXL/ZXU)" }
+        if rest.first == UInt8(ascii: "{") {
+            var j = 1
+            while j < rest.count, isSpace(rest[j]) { j += 1 }
+            return rest[j...].starts(with: Array("\"DeviceLog\"".utf8)) ? "Suunto app DeviceLog JSON" : nil
+        }
+        guard case .otherXML(let root) = sniff(head, isWholeInput: head.count < headSize) else { return nil }
+        if let known = knownXMLLogbooks[root.lowercased()] { return known }
+        switch root.lowercased() {
+        case "dive": return "dive computer XML (Suunto DM4/DM5 or a libdivecomputer dump)"
+        case "dives": return find(Array("<program name='subsurface'".utf8), in: head, from: 0) != nil
+            || find(Array("<program name=\"subsurface\"".utf8), in: head, from: 0) != nil ? "Subsurface XML (version 1)" : nil
+        default: return nil
+        }
+    }
+
     /// True when JSON text declares itself DiveJSON the way a document opens:
     /// `"format"`, a colon, `"divejson"` (white space allowed between).
     public static func declaresDiveJSON(_ bytes: [UInt8]) -> Bool {

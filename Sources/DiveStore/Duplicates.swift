@@ -1,0 +1,40 @@
+import DiveCore
+import GRDB
+
+/// Finding the logbook's dive that a newly read dive is, from another source: starts within
+/// the tolerance (wall clock; two computers' clocks differ by minutes), durations and maximum
+/// depths alike. A dive's own file never holds its duplicate.
+enum Duplicates {
+    struct Match { var id: String; var label: String }
+
+    static func find(_ dive: Dive, source: Int64, tolerance t: DuplicateTolerance, db: Database) throws -> Match? {
+        guard let start = dive.startedAt else { return nil }
+        let key = start.wallClockSeconds
+        // A day alone says too little: both depth and duration must then agree.
+        let dateOnly = start.time == nil
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, number, date, start_time, start_key, max_depth, bottom_time FROM dive
+            WHERE start_key BETWEEN ? AND ?
+              AND id NOT IN (SELECT dive_id FROM dive_source WHERE source_file_id = ?)
+            ORDER BY abs(start_key - ?)
+            """, arguments: [key - t.start, key + t.start, source, key])
+        for row in rows {
+            let depth: Double? = row["max_depth"], duration: Int? = row["bottom_time"]
+            let startTime: String? = row["start_time"]
+            var agreed = 0
+            if let a = dive.maxDepth, let b = depth {
+                guard abs(a - b) <= max(t.depthMetres, t.depthFraction * max(a, b)) else { continue }
+                agreed += 1
+            }
+            if let a = dive.submergedTime, let b = duration {
+                guard Double(abs(a - b)) <= max(Double(t.durationSeconds), t.durationFraction * Double(max(a, b))) else { continue }
+                agreed += 1
+            }
+            guard agreed >= ((dateOnly || startTime == nil) ? 2 : 1) else { continue }
+            let number: Int? = row["number"]
+            let when = [row["date"] as String?, startTime].compactMap { $0 }.joined(separator: " ")
+            return Match(id: row["id"], label: number.map { "#\($0) (\(when))" } ?? when)
+        }
+        return nil
+    }
+}

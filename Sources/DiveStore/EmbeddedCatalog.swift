@@ -1,0 +1,6 @@
+// placeholder until the catalog lands
+extension LogbookStore {
+    static let catalogText = ##"""
+{"version": 1, "regions": [], "areas": [], "sites": [], "species": []}
+"""##
+}

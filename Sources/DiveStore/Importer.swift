@@ -1,0 +1,319 @@
+import DiveCore
+import DiveCSV
+import DiveKit
+import Foundation
+import GRDB
+
+/// What to do with a dive that is the same dive as one already in the logbook, from another
+/// source (another computer, another program's export).
+public enum DuplicatePolicy: String, Sendable, CaseIterable {
+    /// Leave the logbook's dive as it is.
+    case skip
+    /// Add the new source's recordings, tanks and gases, and what the logbook's dive lacks, to it.
+    case merge
+    /// Import it as a dive of its own.
+    case keep
+}
+
+/// How close two dives from different sources must be to be the same dive.
+public struct DuplicateTolerance: Sendable, Hashable {
+    /// Start times (wall clock) at most this far apart, seconds: two computers' clocks drift.
+    public var start = 15 * 60
+    /// Durations within this many seconds, or this fraction of the longer.
+    public var durationSeconds = 180
+    public var durationFraction = 0.2
+    /// Maximum depths within this many metres, or this fraction of the deeper.
+    public var depthMetres = 1.5
+    public var depthFraction = 0.1
+    public init() {}
+}
+
+public struct ImportOptions: Sendable {
+    public var onDuplicate: DuplicatePolicy = .skip
+    public var dryRun = false
+    public var csv = CSVReadOptions()
+    public var tolerance = DuplicateTolerance()
+    public init(onDuplicate: DuplicatePolicy = .skip, dryRun: Bool = false, csv: CSVReadOptions = CSVReadOptions()) {
+        self.onDuplicate = onDuplicate; self.dryRun = dryRun; self.csv = csv
+    }
+}
+
+/// What happened (or, in a dry run, would happen) to one dive of a file.
+public enum DiveOutcome: Sendable, Hashable {
+    /// A new dive in the logbook.
+    case inserted
+    /// The file's dive is already in the logbook (the same file, or the same dive by id).
+    case alreadyImported(existing: String)
+    /// The same dive as `existing`, from another source: skipped, merged into it, or kept apart.
+    case duplicate(existing: String, label: String, policy: DuplicatePolicy)
+}
+
+public struct DivePlan: Sendable, Hashable {
+    /// The dive's id, its start and its place in the file.
+    public var diveID: String
+    public var start: String?
+    public var index: Int
+    public var outcome: DiveOutcome
+}
+
+/// One input file's result.
+public struct FileImport: Sendable {
+    public enum Status: Sendable {
+        /// Read and imported (or planned): its dives' outcomes are in ``dives``.
+        case imported
+        /// Not a dive log umilog recognises.
+        case skipped(DiveError)
+        /// A dive log in a format umilog does not read yet.
+        case unsupported(format: String, DiveError)
+        /// The file could not be imported; nothing of it was.
+        case failed(DiveError)
+    }
+    public var path: String
+    public var format: FileFormat?
+    public var status: Status
+    public var dives: [DivePlan] = []
+    public var findings: [Finding] = []
+}
+
+/// The result of an import: every file, and the totals a summary gives.
+public struct ImportReport: Sendable {
+    public var files: [FileImport] = []
+    public var dryRun = false
+
+    public var inserted: Int { count { if case .inserted = $0 { true } else { false } } }
+    public var alreadyImported: Int { count { if case .alreadyImported = $0 { true } else { false } } }
+    public var duplicates: Int { count { if case .duplicate = $0 { true } else { false } } }
+    public var merged: Int { count { if case .duplicate(_, _, .merge) = $0 { true } else { false } } }
+    public var failed: [FileImport] { files.filter { if case .failed = $0.status { true } else { false } } }
+    public var skipped: [FileImport] { files.filter { if case .skipped = $0.status { true } else { false } } }
+    public var unsupported: [FileImport] { files.filter { if case .unsupported = $0.status { true } else { false } } }
+    /// 1 when a file failed, else 0.
+    public var exitCode: Int32 { failed.isEmpty ? 0 : 1 }
+
+    private func count(_ match: (DiveOutcome) -> Bool) -> Int {
+        files.reduce(0) { $0 + $1.dives.count { match($0.outcome) } }
+    }
+}
+
+extension LogbookStore {
+    /// Imports dive logs — files, and directories walked recursively — each file in one
+    /// transaction: all of its dives or none. Importing a file again adds nothing; a dive that
+    /// another source already brought is handled by `options.onDuplicate`. With
+    /// `options.dryRun`, every file is imported in a transaction that is rolled back, so the
+    /// plan is exactly what an import would do.
+    public func importLogbooks(_ inputs: [String], options: ImportOptions = ImportOptions(),
+                               progress: (_ done: Int, _ total: Int, _ file: String) -> Void = { _, _, _ in }) -> ImportReport {
+        var report = ImportReport()
+        report.dryRun = options.dryRun
+        var files: [String] = []
+        for input in inputs {
+            if isDirectory(input) { files += walkFiles(input) } else { files.append(input) }
+        }
+        for (k, file) in files.enumerated() {
+            progress(k, files.count, file)
+            report.files.append(importFile(file, options: options))
+        }
+        progress(files.count, files.count, "")
+        return report
+    }
+
+    func importFile(_ path: String, options: ImportOptions) -> FileImport {
+        var result = FileImport(path: path, format: nil, status: .imported)
+        let format: FileFormat
+        do {
+            format = try classify(path)
+        } catch let e as DiveError {
+            if e.code == "format.unsupported-input" {
+                let head = (try? Sniffer.head(path: path, displayName: path)) ?? []
+                result.status = .unsupported(format: Sniffer.unreadLogbook(head) ?? "dive-log", e)
+            } else if e.code.hasPrefix("format.") {
+                result.status = .skipped(e)
+            } else {
+                result.status = .failed(e)
+            }
+            return result
+        } catch {
+            result.status = .failed(DiveError("io.read", "\(error)", at: SourceLocation(file: path)))
+            return result
+        }
+        result.format = format
+        do {
+            let digest = try fileDigest(path)
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction {
+                    var run = FileRun(db: db, path: path, format: format, digest: digest, options: options)
+                    do {
+                        try run.run()
+                        result.dives = run.plans
+                        result.findings = run.findings
+                    } catch {
+                        result.findings = run.findings
+                        throw error
+                    }
+                    return options.dryRun ? .rollback : .commit
+                }
+            }
+        } catch let e as DiveError {
+            result.status = .failed(e)
+            result.dives = []
+        } catch let e as DatabaseError {
+            result.status = .failed(DiveError("store.write", "the logbook refused the file's dives: \(e.message ?? e.description); nothing of the file was imported", at: SourceLocation(file: path)))
+            result.dives = []
+        } catch {
+            result.status = .failed(DiveError("io.read", "\(error)", at: SourceLocation(file: path)))
+            result.dives = []
+        }
+        return result
+    }
+
+    /// The format of a file, or why it is not imported.
+    private func classify(_ path: String) throws -> FileFormat {
+        let head = try Sniffer.head(path: path, displayName: path)
+        if let unread = Sniffer.unreadLogbook(head) {
+            throw DiveError("format.unsupported-input", "the file is a \(unread) logbook, which umilog does not read yet", at: SourceLocation(file: path, line: 1))
+        }
+        let format = try detectFormat(head: head, path: path)
+        if format == .json && !Sniffer.declaresDiveJSON(head) {
+            throw DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
+                            at: SourceLocation(file: path, line: 1))
+        }
+        // A table none of whose columns a dive log has (a manifest, a price list) is not one.
+        if format == .csv || format == .csvProfile, (try? CSVDiveReader(path: path, displayName: path))?.layout.understandsNothing == true {
+            throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
+                            at: SourceLocation(file: path, line: 1))
+        }
+        return format
+    }
+
+    private func detectFormat(head: [UInt8], path: String) throws -> FileFormat {
+        try DiveKit.detectFormat(path: path)
+    }
+
+    private func fileDigest(_ path: String) throws -> (sha256: String, size: Int) {
+        let file = try InputFile(path: path, displayName: path)
+        var hash = SHA256()
+        var size = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try file.read(into: buffer)
+            if n == 0 { break }
+            size += n
+            hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return (hash.finish(), size)
+    }
+}
+
+/// One file's import inside its transaction.
+struct FileRun {
+    let db: Database
+    let path: String
+    let format: FileFormat
+    let digest: (sha256: String, size: Int)
+    let options: ImportOptions
+    var plans: [DivePlan] = []
+    var findings: [Finding] = []
+
+    init(db: Database, path: String, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions) {
+        self.db = db; self.path = path; self.format = format; self.digest = digest; self.options = options
+    }
+
+    mutating func run() throws {
+        let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
+        var sourceID: Int64?
+        var index = 0
+        var writer: RowWriter?
+        while let dive = try reader.next() {
+            findings += reader.takeFindings()
+            if sourceID == nil { sourceID = try source(reader.header) }
+            if writer == nil { writer = RowWriter(db: db, header: reader.header, file: path) } else { writer = writer!.with(header: reader.header) }
+            let plan = try place(dive, index: index, source: sourceID!, writer: &writer!)
+            plans.append(plan)
+            index += 1
+        }
+        findings += reader.takeFindings()
+        if sourceID == nil { sourceID = try source(reader.header) }
+        var w = writer ?? RowWriter(db: db, header: reader.header, file: path)
+        w = w.with(header: reader.header)
+        try w.allRecords()
+        findings += w.findings
+    }
+
+    /// The file's row in `source_file` (the same bytes are the same file, whatever its name).
+    private func source(_ header: LogbookHeader) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [digest.sha256]) { return id }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        try db.execute(sql: "INSERT INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [digest.sha256, name, header.sourceFormat ?? format.rawValue, header.sourceGenerator?.name, header.sourceGenerator?.version, digest.size])
+        return db.lastInsertedRowID
+    }
+
+    private mutating func place(_ dive: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+        var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .inserted)
+        if let existing = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) {
+            plan.outcome = .alreadyImported(existing: existing)
+            return plan
+        }
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dive WHERE id = ?)", arguments: [dive.uuid]) == true {
+            try recordSource(dive: dive.uuid, source: source, index: index, from: dive)
+            plan.outcome = .alreadyImported(existing: dive.uuid)
+            return plan
+        }
+        if let match = try Duplicates.find(dive, source: source, tolerance: options.tolerance, db: db) {
+            plan.outcome = .duplicate(existing: match.id, label: match.label, policy: options.onDuplicate)
+            switch options.onDuplicate {
+            case .skip:
+                try recordSource(dive: match.id, source: source, index: index, from: dive)
+                return plan
+            case .merge:
+                let resolved = try writer.resolveReferences(dive)
+                try Merge(db: db).merge(resolved, into: match.id, source: source, writer: &writer)
+                try recordSource(dive: match.id, source: source, index: index, from: dive)
+                return plan
+            case .keep:
+                break
+            }
+        }
+        let resolved = try writer.resolveReferences(dive)
+        try writer.insert(resolved, source: source)
+        try recordSource(dive: dive.uuid, source: source, index: index, from: dive)
+        return plan
+    }
+
+    private func recordSource(dive: String, source: Int64, index: Int, from d: Dive) throws {
+        try db.execute(sql: "INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [dive, source, index, d.provenance?.sourceID, d.provenance?.line])
+    }
+}
+
+extension RowWriter {
+    /// The same writer reading referenced records from `header` (a CSV file's header grows as
+    /// its rows are read).
+    func with(header: LogbookHeader) -> RowWriter {
+        var w = RowWriter(db: db, header: header, file: file)
+        w.findings = findings
+        return w
+    }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var isDir: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+}
+
+/// The regular files under `directory`, in name order, hidden entries left out.
+func walkFiles(_ directory: String) -> [String] {
+    let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    var out: [String] = []
+    for name in names.sorted() where !name.hasPrefix(".") {
+        let path = base + "/" + name
+        if isDirectory(path) {
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil { out += walkFiles(path) }
+        } else {
+            out.append(path)
+        }
+    }
+    return out
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import DiveKit
+import DiveStore
+
+/// `umilog db …`: the logbook database itself.
+struct DB: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Create and check a logbook database (SQLite).",
+        subcommands: [Init.self, Check.self, Schema.self]
+    )
+
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a logbook database, or bring an existing one up to date.",
+            discussion: "With --seed, the bundled catalog is loaded: regions, areas and dive sites with coordinates, and species with common and scientific names and WoRMS AphiaIDs. Seeding again changes nothing."
+        )
+        @Option(help: "The logbook database file.") var db: String
+        @Flag(help: "Load the bundled catalog of sites and species.") var seed = false
+
+        func run() throws {
+            let store = try open(db)
+            let migrations = try store.appliedMigrations()
+            print("\(db): logbook ready (schema \(migrations.joined(separator: ", ")))")
+            if seed {
+                let r = try store.seedCatalog()
+                print("catalog: \(r.regions) regions, \(r.areas) areas, \(r.sites) sites, \(r.species) species (\(r.added) rows added)")
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run SQLite's integrity and foreign-key checks on a logbook.")
+        @Option(help: "The logbook database file.") var db: String
+
+        func run() throws {
+            let store = try open(db, create: false)
+            let problems = try store.check()
+            for p in problems { print("\(db): \(p)") }
+            printError(problems.isEmpty ? "\(db): integrity and foreign keys ok" : "\(db): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            if !problems.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the logbook schema as SQL (what schemas/logbook.sql holds).")
+        @Option(help: "The logbook database file (a temporary one when omitted).") var db: String?
+
+        func run() throws {
+            if let db {
+                print(try open(db, create: false).schemaDump(), terminator: "")
+            } else {
+                print(try LogbookStore.schemaSQL(), terminator: "")
+            }
+        }
+    }
+}
+
+/// Opens a logbook, its errors printed as usage errors are not: they are the file's.
+func open(_ path: String, create: Bool = true) throws -> LogbookStore {
+    do {
+        return try LogbookStore(path: path, create: create)
+    } catch let e as DiveError {
+        printError(e.description)
+        throw ExitCode(1)
+    }
+}
