@@ -36,6 +36,8 @@ struct DiveBuilder {
     /// Gases named by gas switches, in order of first use: a profile table's cylinders.
     private var switchGases: [String] = []
     private var readDiveColumns = false
+    /// Readings at a time their channel already had, left out.
+    private var repeated = 0
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
@@ -303,7 +305,7 @@ struct DiveBuilder {
                 try reader.bad(text, column: c, expected: m.field == .ndl ? "a no-decompression time" : "a time to surface", row: row, line: line)
                 return
             }
-            if m.field == .ndl { Self.append(&profile.ndl, t, s) } else { Self.append(&profile.tts, t, s) }
+            if m.field == .ndl { Self.append(&profile.ndl, t, s, &repeated) } else { Self.append(&profile.tts, t, s, &repeated) }
         case .events:
             // `gas_switch EAN50; safety_stop (label)`, as umilog's csv-profile writes them.
             for item in text.split(separator: ";").map({ String($0).trimmingWhitespace() }) where !item.isEmpty {
@@ -348,7 +350,7 @@ struct DiveBuilder {
         case .ndl, .tts:
             let unit = m.unit ?? .minutes
             guard unit.dimension == .time else { return false }
-            if m.field == .ndl { Self.append(&profile.ndl, t, unit.toModel(v)) } else { Self.append(&profile.tts, t, unit.toModel(v)) }
+            if m.field == .ndl { Self.append(&profile.ndl, t, unit.toModel(v), &repeated) } else { Self.append(&profile.tts, t, unit.toModel(v), &repeated) }
         default:
             record(m, v, cellUnit: nil, at: t, column: c())
         }
@@ -360,27 +362,28 @@ struct DiveBuilder {
     private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn) {
         switch m.field {
         case .sampleDepth:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.depth, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.depth, t, v * 100, &repeated) }
         case .ceiling:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100, &repeated) }
         case .sampleTemperature:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100) }
+            if let v = convert(v, cellUnit: u, c(), m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100, &repeated) }
         case .samplePressure:
             guard let v = convert(v, cellUnit: u, c(), m, dimension: .pressure) else { return }
             let n = (m.index ?? 1) - 1
             if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
+                if profile.pressures[k].series.times.last == t { repeated += 1; return }
                 profile.pressures[k].series.append(t, Int((v * 10).rounded()))
             } else {
                 profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
             }
         case .sampleAmbientPressure:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c(), m, dimension: .pressure) { ambient.append((t, bar * 1000)) }
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c(), m, dimension: .pressure) { if ambient.last?.time == t { repeated += 1 } else { ambient.append((t, bar * 1000)) } }
         case .ppo2:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100) }
+            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100, &repeated) }
         case .cns:
-            Self.append(&profile.cns, t, v * 10)
+            Self.append(&profile.cns, t, v * 10, &repeated)
         case .gradientFactor:
-            Self.append(&profile.gradientFactor, t, v)
+            Self.append(&profile.gradientFactor, t, v, &repeated)
         default:
             break
         }
@@ -402,8 +405,12 @@ struct DiveBuilder {
         record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column)
     }
 
-    private static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double) {
+    /// Appends a reading; a second reading at a time the channel already has (a computer
+    /// logging on at the surface with its clock stopped) is counted, not kept: a series' times
+    /// increase strictly.
+    private static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double, _ repeated: inout Int) {
         if channel == nil { channel = Series() }
+        if channel!.times.last == t { repeated += 1; return }
         channel!.append(t, Int(scaled.rounded()))
     }
 
@@ -411,6 +418,9 @@ struct DiveBuilder {
 
     func build() throws -> Dive? {
         var d = dive
+        if repeated > 0 {
+            reader.report(.dropped, "csv.time-repeated", "\(repeated) reading\(repeated == 1 ? "" : "s") fall on a time the dive's profile already has a reading for (the clock stood still); the first at each time is kept", row: row, line: line)
+        }
         var date = self.date, time = self.time
         if date == nil, let y = parts[.year], let mo = parts[.month], let day = parts[.day] { date = LocalDate(year: y, month: mo, day: day) }
         if time == nil, let h = parts[.hour], let mi = parts[.minute] { time = TimeOfDay(hour: h, minute: mi, second: parts[.second] ?? 0) }

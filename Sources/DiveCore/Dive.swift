@@ -138,6 +138,15 @@ public struct Cylinder: Sendable, Hashable {
     /// The oxygen and helium percentages a gas's name states, the inverse of ``gasLabel``:
     /// `Air`, `EAN32`, `Nitrox 32`, `NX32`, `32%`, `Tx18/45`, `Trimix 18/45`, `18/45`, `O2`;
     /// `nil` for a name that states no mix.
+    /// True when ``gasName`` says something the mix does not: a name such as `Deco 1`, or a
+    /// mix's name for a cylinder whose fractions were not recorded. `EAN32` on a 32 % cylinder
+    /// is only a spelling of its mix.
+    public var gasNameSaysMore: Bool {
+        guard let name = gasName?.trimmingWhitespace(), !name.isEmpty else { return false }
+        guard let mix = Self.mix(named: name), let o2 = oxygen else { return true }
+        return mix.oxygen != o2 || mix.helium != (helium ?? 0)
+    }
+
     public static func mix(named name: String) -> (oxygen: Double, helium: Double)? {
         let v = name.lowercased().trimmingWhitespace()
         if v == "air" || v == "luft" || v == "air (21%)" { return (21, 0) }

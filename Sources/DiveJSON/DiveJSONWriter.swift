@@ -271,6 +271,9 @@ public final class DiveJSONWriter {
         }
         list("people", d.people, write)
         list("cylinders", d.cylinders, write)
+        for (k, c) in d.cylinders.enumerated() where c.gasNameSaysMore {
+            report(d, "json.gas-name-not-carried", "cylinder \(k + 1)'s gas is named \"\(c.gasName!)\", which DiveJSON has no member for; not written")
+        }
         let recordings = d.recordings.filter(\.hasContent)
         if recordings.count < d.recordings.count {
             report(d, "json.recording-without-content",

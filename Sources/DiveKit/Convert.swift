@@ -128,6 +128,42 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
 }
 
 /// Reads one input into `output`, recording what happened in `report`.
+/// Writes every dive `source` hands out (a logbook database's, say) as `options.to`, exactly as
+/// ``convert(inputs:options:standardOutput:)`` writes a file's: to `options.output` through a
+/// temporary file renamed into place, or to standard output. `name` stands for the source in
+/// the report.
+public func convert(source: any DiveSource, name: String, options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
+    var report = ConversionReport()
+    var r = InputReport(path: name)
+    let destination = options.output == "-" ? nil : options.output
+    do {
+        let output = try OutputBuilder(options, destination: destination)
+        do {
+            while let dive = try source.next() {
+                try output.write(dive, header: source.header)
+                r.dives += 1
+                r.findings += source.takeFindings()
+                r.findings += output.takeFindings()
+            }
+        } catch {
+            r.findings += source.takeFindings()
+            throw error
+        }
+        r.findings += source.takeFindings()
+        output.merge(source.header)
+        try output.commit(standardOutput: standardOutput)
+        r.findings += output.headerFindings
+        r.output = destination ?? "-"
+        if let destination { report.outputs.append(destination) }
+    } catch let e as DiveError {
+        r.error = e
+    } catch {
+        r.error = DiveError("io.write", "\(error)", at: SourceLocation(file: destination ?? "-"))
+    }
+    report.inputs.append(r)
+    return report
+}
+
 private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport) {
     do {
         try withInputFile(input) { path in

@@ -40,7 +40,7 @@ extension LogbookStore {
                 report.areas += 1
             }
             for s in catalog["sites"]?.elements ?? [] {
-                let id = s["id"]?.string
+                let id = s["id"]?.string.map { Self.catalogID("site", $0) }
                 try db.execute(sql: "INSERT OR IGNORE INTO site (id, area_id, name, lat, lon, tags, typicals, kind, wikidata) VALUES (?, ?, ?, ?, ?, ?, ?, 'catalog', ?)",
                                arguments: [id, s["area_id"]?.string, s["name"]?.string, s["lat"]?.number, s["lon"]?.number,
                                            s["tags"]?.compactText ?? "[]", s["typicals"]?.compactText, s["wikidata"]?.string])
@@ -56,13 +56,21 @@ extension LogbookStore {
             for s in catalog["species"]?.elements ?? [] {
                 let names = s["common_names"]?.elements.compactMap(\.string) ?? []
                 try add("INSERT OR IGNORE INTO species (id, scientific_name, common_name, names, aphia_id, rarity, regions, kind) VALUES (?, ?, ?, ?, ?, ?, ?, 'catalog')",
-                        [s["id"]?.string, s["scientific_name"]?.string, names.first, RowWriter.json(names), s["aphia_id"]?.integer,
+                        [s["id"]?.string.map { Self.catalogID("species", $0) }, s["scientific_name"]?.string, names.first, RowWriter.json(names), s["aphia_id"]?.integer,
                          s["rarity"]?.string, s["regions"]?.compactText ?? "[]"])
                 report.species += 1
             }
         }
         return report
     }
+
+    /// The id a catalog site or species has in every logbook: a UUID (DiveJSON's ids are) made
+    /// from its catalog slug, so that seeding is idempotent and exports name it the same.
+    public static func catalogID(_ kind: String, _ slug: String) -> String {
+        Identity.uuid5(namespace: catalogNamespace, name: "\(kind)/\(slug)")
+    }
+
+    static let catalogNamespace = Identity.uuid5(namespace: Identity.urlNamespace, name: "https://umilog.app/ns/catalog")
 
     /// The schema a new logbook gets, as SQL (made in a temporary database).
     public static func schemaSQL() throws -> String {

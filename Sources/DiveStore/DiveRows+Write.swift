@@ -226,7 +226,7 @@ struct RowWriter {
             INSERT INTO cylinder (dive_id, position, volume, start_pressure, end_pressure, oxygen, helium, ppo2_limit, gas_number, role, usage, gear_id, gas_name, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [dive, position, c.volume, c.startPressure, c.endPressure, c.oxygen, c.helium, c.ppo2Limit, c.gasNumber,
-                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasName, try Detail.text(of: "cylinders", in: holder)])
+                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, try Detail.text(of: "cylinders", in: holder)])
     }
 
     mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?) throws {
@@ -243,15 +243,18 @@ struct RowWriter {
             device = d
             rest.device = nil
         }
+        rest.mode = nil
+        // Settings (a deco model, a mode, a salinity) keep the device beside them: DiveJSON
+        // does not write a recording that holds settings alone.
+        if !rest.hasContent { rest.device = r.device }
         var holder = Dive(uuid: dive, startedAt: nil)
-        // A recording DiveJSON would not write (nothing in it) still needs a place to stand.
         holder.recordings = [rest]
         let detail = try Detail.text(of: "recordings", in: holder)
         try db.cachedStatement(sql: """
             INSERT INTO recording (dive_id, position, source_file_id, device_brand, device_model, device_serial, device_name, mode, sample_count, samples, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [dive, position, source, device?.brand, device?.model, device?.serial, device?.name,
-                                     rest.mode?.rawValue, r.profile?.sampleCount ?? 0, blob.map { Data($0) }, detail])
+                                     r.mode?.rawValue, r.profile?.sampleCount ?? 0, blob.map { Data($0) }, detail])
     }
 
     static func json(_ list: [String]) -> String {

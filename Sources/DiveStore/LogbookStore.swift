@@ -20,6 +20,10 @@ public final class LogbookStore {
         config.prepareDatabase { db in
             // Crash-safe and fast enough: WAL commits are durable at the next checkpoint.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Names compared the way backfill and export scopes compare them.
+            db.add(function: DatabaseFunction("umilog_fold", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(Names.normalized)
+            })
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)

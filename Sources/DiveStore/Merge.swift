@@ -17,12 +17,25 @@ struct Merge {
         var nextPosition = (existing.map { $0["position"] as Int }.max() ?? -1) + 1
         var gasMap: [Int: Int] = [:]
         var added: [Cylinder] = []
-        for c in dive.cylinders {
-            let match = existing.first { row in
-                let p: Int = row["position"]
-                guard !used.contains(p) else { return false }
-                let o2: Double? = row["oxygen"], he: Double? = row["helium"], volume: Double? = row["volume"]
-                return o2 == c.oxygen && (he ?? 0) == (c.helium ?? 0) && (volume == nil || c.volume == nil || volume == c.volume)
+        let existingRows = try Row.fetchAll(db, sql: "SELECT position, start_pressure FROM cylinder WHERE dive_id = ? ORDER BY position", arguments: [id])
+        let startPressures = Dictionary(uniqueKeysWithValues: existingRows.map { ($0["position"] as Int, $0["start_pressure"] as Double?) })
+        for (k, c) in dive.cylinders.enumerated() {
+            func compatible(_ row: Row) -> Bool {
+                let p: Int = row["position"], volume: Double? = row["volume"]
+                guard !used.contains(p), volume == nil || c.volume == nil || volume == c.volume else { return false }
+                guard let a = startPressures[p] ?? nil, let b = c.startPressure else { return true }
+                return abs(a - b) <= 10
+            }
+            // The same gas in a tank of the same size is the same tank; a tank whose gas the
+            // new source did not record is the one in its place, else the first that fits.
+            let match: Row?
+            if c.oxygen != nil {
+                match = existing.first { row in
+                    let o2: Double? = row["oxygen"], he: Double? = row["helium"]
+                    return compatible(row) && o2 == c.oxygen && (he ?? 0) == (c.helium ?? 0)
+                }
+            } else {
+                match = existing.first { compatible($0) && ($0["position"] as Int) == k } ?? existing.first(where: compatible)
             }
             if let row = match {
                 let p: Int = row["position"]
@@ -31,7 +44,7 @@ struct Merge {
                     UPDATE cylinder SET volume = coalesce(volume, ?), start_pressure = coalesce(start_pressure, ?), end_pressure = coalesce(end_pressure, ?),
                       ppo2_limit = coalesce(ppo2_limit, ?), role = coalesce(role, ?), usage = coalesce(usage, ?), gear_id = coalesce(gear_id, ?), gas_name = coalesce(gas_name, ?)
                     WHERE dive_id = ? AND position = ?
-                    """, arguments: [c.volume, c.startPressure, c.endPressure, c.ppo2Limit, c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasName, id, p])
+                    """, arguments: [c.volume, c.startPressure, c.endPressure, c.ppo2Limit, c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, id, p])
                 if let from = c.gasNumber {
                     if let to = row["gas_number"] as Int? { gasMap[from] = to } else if !numbers.contains(from) {
                         try db.execute(sql: "UPDATE cylinder SET gas_number = ? WHERE dive_id = ? AND position = ?", arguments: [from, id, p])

@@ -161,11 +161,13 @@ let invalidSampleLines: [String: Int] = [
     }
 
     /// A directory walk checks dive logs and skips the rest: the DiveJSON schema is JSON but
-    /// not a document (nor is the CSV mapping schema), the XSD is another XML, the Markdown is prose.
+    /// not a document (nor is the CSV mapping schema), the XSD is another XML, the Markdown is
+    /// prose, and so is the logbook's SQL schema.
     @Test func aDirectoryWalkSkipsWhatIsNotADiveLog() {
         let report = validate(paths: [Paths.root + "/schemas"])
         #expect(report.files.isEmpty, "\(report.files.map(\.path))")
-        #expect(report.skipped.count == 5)
+        #expect(report.skipped.count == 6)
+        #expect(report.skipped.contains { $0.path.hasSuffix("logbook.sql") })
         #expect(report.skipped.contains { $0.path.hasSuffix("divejson-1.0.schema.json") && $0.reason.code == "format.unknown-json" })
         #expect(report.exitCode == 0)
     }

@@ -1,0 +1,123 @@
+import DiveCore
+import DiveJSON
+import GRDB
+
+/// Which dives an export takes.
+public struct ExportScope: Sendable, Hashable {
+    /// Dives with this number (the logbook's, or the source's when it gave one).
+    public var diveNumber: Int?
+    /// Dives at a site of this name or alias (case, accents and punctuation folded), or at a
+    /// log site matched to it.
+    public var site: String?
+    /// Dives on or after / on or before these days.
+    public var from: LocalDate?
+    public var through: LocalDate?
+    public init(diveNumber: Int? = nil, site: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil) {
+        self.diveNumber = diveNumber; self.site = site; self.from = from; self.through = through
+    }
+    /// True when it takes every dive (and so every record of the logbook).
+    public var isAll: Bool { diveNumber == nil && site == nil && from == nil && through == nil }
+}
+
+/// The logbook's dives as a ``DiveSource``, in the order they were dived, with the records
+/// they refer to — or, for the whole logbook, every record a dive log brought into it — so
+/// that every writer `convert` has can export them.
+public final class LogbookExport: DiveSource {
+    public private(set) var header = LogbookHeader()
+    private let store: LogbookStore
+    private let ids: [String]
+    private var next_ = 0
+    private var findings: [Finding] = []
+    private var seen: Set<String> = []
+
+    public init(store: LogbookStore, scope: ExportScope = ExportScope()) throws {
+        self.store = store
+        var clauses: [String] = []
+        var arguments: [DatabaseValueConvertible?] = []
+        if let n = scope.diveNumber { clauses.append("number = ?"); arguments.append(n) }
+        if let f = scope.from { clauses.append("date >= ?"); arguments.append(f.description) }
+        if let t = scope.through { clauses.append("date <= ?"); arguments.append(t.description) }
+        if let name = scope.site {
+            clauses.append("""
+                site_id IN (SELECT s.id FROM site s WHERE s.id IN (SELECT id FROM site WHERE \(Names.sqlMatch))
+                   OR s.canonical_site_id IN (SELECT id FROM site WHERE \(Names.sqlMatch)))
+                """)
+            let key = Names.normalized(name)
+            arguments += [key, key, key, key]
+        }
+        let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+        ids = try store.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM dive \(whereClause) ORDER BY start_key IS NULL, start_key, number, id",
+                                arguments: StatementArguments(arguments) ?? [])
+        }
+        if scope.isAll { try addEverything() }
+    }
+
+    /// How many dives the export holds.
+    public var count: Int { ids.count }
+
+    public func next() throws -> Dive? {
+        guard next_ < ids.count else { return nil }
+        let id = ids[next_]
+        next_ += 1
+        return try store.read { db in
+            var reader = RowReader(db: db)
+            guard let dive = try reader.dive(id) else { return nil }
+            try addReferences(of: dive, reader: &reader)
+            findings += reader.findings
+            return dive
+        }
+    }
+
+    public func takeFindings() -> [Finding] {
+        defer { findings.removeAll() }
+        return findings
+    }
+
+    private func addReferences(of d: Dive, reader: inout RowReader) throws {
+        for s in d.siteUUIDs where seen.insert("site:\(s)").inserted { if let site = try reader.site(s) { header.sites.append(site) } }
+        if let t = d.tripUUID, seen.insert("trip:\(t)").inserted, let trip = try reader.trip(t) {
+            header.trips.append(trip)
+            for p in trip.people where seen.insert("person:\(p.personUUID)").inserted { if let person = try reader.person(p.personUUID) { header.people.append(person) } }
+        }
+        for p in d.people where seen.insert("person:\(p.personUUID)").inserted { if let person = try reader.person(p.personUUID) { header.people.append(person) } }
+        for g in d.gearUUIDs + d.cylinders.compactMap(\.gearUUID) where seen.insert("gear:\(g)").inserted { if let gear = try reader.gear(g) { header.gear.append(gear) } }
+        for s in d.sightings where seen.insert("species:\(s.speciesUUID)").inserted { if let sp = try reader.species(s.speciesUUID) { header.species.append(sp) } }
+        if let c = d.courseUUID, seen.insert("courses:\(c)").inserted { try reader.record("courses", c, into: &header) }
+        if let c = d.contactUUID, seen.insert("contacts:\(c)").inserted { try reader.record("contacts", c, into: &header) }
+    }
+
+    /// Every record dive logs brought into the logbook (catalog sites and species only when a
+    /// dive refers to them).
+    private func addEverything() throws {
+        try store.read { db in
+            var reader = RowReader(db: db)
+            for id in try String.fetchAll(db, sql: "SELECT id FROM site WHERE kind != 'catalog' ORDER BY rowid") where seen.insert("site:\(id)").inserted {
+                if let s = try reader.site(id) { header.sites.append(s) }
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM trip ORDER BY rowid") where seen.insert("trip:\(id)").inserted {
+                if let t = try reader.trip(id) { header.trips.append(t) }
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM person ORDER BY rowid") where seen.insert("person:\(id)").inserted {
+                if let p = try reader.person(id) { header.people.append(p) }
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM gear ORDER BY rowid") where seen.insert("gear:\(id)").inserted {
+                if let g = try reader.gear(id) { header.gear.append(g) }
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM species WHERE kind = 'log' ORDER BY rowid") where seen.insert("species:\(id)").inserted {
+                if let s = try reader.species(id) { header.species.append(s) }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT kind, id FROM logbook_record ORDER BY kind, id") {
+                let kind: String = row["kind"], id: String = row["id"]
+                if seen.insert("\(kind):\(id)").inserted { try reader.record(kind, id, into: &header) }
+            }
+            findings += reader.findings
+        }
+    }
+}
+
+extension Names {
+    /// A site whose name or an alias folds to `?` (the argument is given four times over
+    /// two uses).
+    static let sqlMatch = "id IN (SELECT site_id FROM site_alias WHERE normalized = ?) OR umilog_fold(name) = ?"
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import DiveCore
+import DiveKit
+import DiveStore
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export dives from a logbook database as UDDF, CSV or DiveJSON.",
+        discussion: """
+            Every dive, or those a scope picks: --dive N, --site NAME, --from DATE --to DATE. \
+            --to is given twice for a date range: a format name is the output format, a date \
+            (YYYY-MM-DD) the last day. Output goes to -o PATH through a temporary file renamed \
+            into place, or to standard output.
+
+            Exit status: 0 written, 1 the logbook could not be read or the output written, 2 bad usage.
+            """
+    )
+
+    @Option(help: "The logbook database file.") var db: String
+    @Option(name: .customLong("to"), help: ArgumentHelp("The output format — csv, csv-profile, json or uddf — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"))
+    var to: [String] = []
+    @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).") var output: String?
+    @Option(help: "Only the dives with this number.") var dive: Int?
+    @Option(help: "Only the dives at this site (its name or an alias; case and accents do not matter).") var site: String?
+    @Option(help: ArgumentHelp("Only the dives on or after this day.", valueName: "YYYY-MM-DD")) var from: String?
+    @Option(help: "Units of CSV output: metric or imperial.") var units: UnitSystem = .metric
+    @Flag(name: .shortAndLong, help: "Print no findings, only errors.") var quiet = false
+
+    private var parsed: (format: FileFormat, through: LocalDate?) {
+        get throws {
+            var format: FileFormat?
+            var through: LocalDate?
+            for value in to {
+                if let f = FileFormat(rawValue: value) {
+                    guard format == nil else { throw ValidationError("--to names two formats (\(format!.rawValue), \(value))") }
+                    format = f
+                } else if let d = Self.day(value) {
+                    guard through == nil else { throw ValidationError("--to names two last days") }
+                    through = d
+                } else {
+                    throw ValidationError("--to \(value) is neither a format (csv, csv-profile, json, uddf) nor a day (YYYY-MM-DD)")
+                }
+            }
+            guard let format else { throw ValidationError("name the output format with --to csv|csv-profile|json|uddf") }
+            return (format, through)
+        }
+    }
+
+    static func day(_ text: String) -> LocalDate? {
+        guard let (d, notes) = DiveDateTime.parse(text), notes.dateOnly, d.time == nil else { return nil }
+        return d.date
+    }
+
+    func validate() throws {
+        _ = try parsed
+        if let from, Self.day(from) == nil { throw ValidationError("--from \(from) is not a day (YYYY-MM-DD)") }
+    }
+
+    func run() throws {
+        let (format, through) = try parsed
+        let store = try open(db, create: false)
+        let scope = ExportScope(diveNumber: dive, site: site, from: from.flatMap(Self.day), through: through)
+        let source: LogbookExport
+        do { source = try LogbookExport(store: store, scope: scope) } catch let e as DiveError { printError(e.description); throw ExitCode(1) }
+        let report = DiveKit.convert(source: source, name: db, options: ConvertOptions(to: format, output: output, units: units), standardOutput: FileSink(fd: 1, path: "-"))
+        let findings = report.inputs.flatMap(\.findings)
+        for input in report.inputs { if let e = input.error { printError(e.description) } }
+        if !quiet { for line in renderFindings(findings, perCode: 3) { printError(line) } }
+        let dives = report.inputs.reduce(0) { $0 + $1.dives }
+        if !quiet || report.failed {
+            printError("umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(db) → \(report.outputs.first ?? (report.failed ? "nothing written" : "standard output")); \(summarizeFindings(findings))")
+        }
+        if report.failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,178 @@
+import DiveCore
+import DiveCSV
+import DiveKit
+@testable import DiveStore
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct ImportTests {
+    let sample = Paths.samples + "/logbook.uddf"
+
+    @Test("importing the same file twice adds nothing the second time")
+    func idempotent() throws {
+        let log = try TemporaryLogbook()
+        let first = log.store.importLogbooks([sample])
+        #expect(first.inserted == 5 && first.exitCode == 0)
+        let before = try log.tables()
+        let second = log.store.importLogbooks([sample])
+        #expect(second.inserted == 0 && second.alreadyImported == 5)
+        #expect(try log.tables() == before)
+    }
+
+    @Test("a dry run plans what an import does and changes nothing")
+    func dryRun() throws {
+        let log = try TemporaryLogbook()
+        _ = log.store.importLogbooks([sample])
+        let before = try log.tables()
+        let pair = [Paths.samples + "/pair"]
+        let plan = log.store.importLogbooks(pair, options: ImportOptions(onDuplicate: .merge, dryRun: true))
+        #expect(try log.tables() == before)
+        let real = log.store.importLogbooks(pair, options: ImportOptions(onDuplicate: .merge))
+        #expect(plan.files.map(\.dives) == real.files.map(\.dives))
+        #expect(real.merged == 4)
+        #expect(try log.tables() != before)
+    }
+
+    @Test("a file that fails part-way leaves nothing of itself in the logbook")
+    func allOrNothing() throws {
+        let log = try TemporaryLogbook()
+        // The sample logbook cut off inside its last dive: the first dives read, then the XML breaks.
+        let text = try String(contentsOfFile: sample, encoding: .utf8)
+        let cut = text.range(of: "<dive ", options: .backwards)!.upperBound
+        let broken = log.directory + "/broken.uddf"
+        try String(text[..<cut]).write(toFile: broken, atomically: true, encoding: .utf8)
+        let report = log.store.importLogbooks([broken])
+        #expect(report.exitCode == 1)
+        guard case .failed(let error) = report.files[0].status else { Issue.record("not failed"); return }
+        #expect(error.location.file == broken && error.location.line != nil)
+        #expect(try log.count("dive") == 0)
+        #expect(try log.count("source_file") == 0)
+    }
+
+    @Test("one dive from two computers: skip keeps one set of dives, merge gives them two recordings, keep doubles them")
+    func duplicatePair() throws {
+        let pair = Paths.samples + "/pair"
+        for policy in DuplicatePolicy.allCases {
+            let log = try TemporaryLogbook()
+            let report = log.store.importLogbooks([pair], options: ImportOptions(onDuplicate: policy))
+            #expect(report.exitCode == 0)
+            // computer-a.uddf holds 5 dives; computer-b.csv 4 of them (one has no profile), its
+            // clock 2 min 40 s ahead and its depths 1.5 % deeper.
+            #expect(report.duplicates == 4)
+            let recordings = try log.store.read { db in try Int.fetchAll(db, sql: "SELECT count(*) FROM recording GROUP BY dive_id ORDER BY dive_id") }
+            switch policy {
+            case .skip:
+                #expect(try log.count("dive") == 5)
+                #expect(recordings.allSatisfy { $0 == 1 })
+            case .merge:
+                #expect(try log.count("dive") == 5)
+                #expect(recordings.filter { $0 == 2 }.count == 4)
+                // The second computer's tank, whose gas it did not record, is the first tank's:
+                // no tank is added, none lost.
+                #expect(try log.count("cylinder") == 6)
+            case .keep:
+                #expect(try log.count("dive") == 9)
+            }
+            #expect(try log.store.check().isEmpty)
+        }
+    }
+
+    @Test("a merged dive reads back with both recordings and its profile's gas numbers on the dive's tanks")
+    func mergedDiveReadsBack() throws {
+        let log = try TemporaryLogbook()
+        _ = log.store.importLogbooks([Paths.samples + "/pair"], options: ImportOptions(onDuplicate: .merge))
+        let export = try LogbookExport(store: log.store)
+        var dives: [Dive] = []
+        while let d = try export.next() { dives.append(d) }
+        let first = try #require(dives.first)
+        #expect(first.recordings.count == 2)
+        let gasNumbers = Set(first.cylinders.compactMap(\.gasNumber))
+        for r in first.recordings { for p in r.profile?.pressures ?? [] { #expect(gasNumbers.contains(p.gasNumber)) } }
+    }
+}
+
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct CorpusImportTests {
+    /// The files the shared corpus holds whose dates only a flag can give (the file cannot say).
+    static let needsFlags: [String: CSVReadOptions] = [
+        "csv/apd-logviewer__Test.csv": CSVReadOptions(startedAt: DiveDateTime.parse("2011-06-14T11:20:36")!.0),
+        "csv/apd-logviewer__TestComma.csv": CSVReadOptions(startedAt: DiveDateTime.parse("2011-06-14T11:20:36")!.0),
+        // Another day than the APD files': one start for two different dives would make them one.
+        "csv/poseidon-mkvi__Poseidon_MkVILog.csv": CSVReadOptions(startedAt: DiveDateTime.parse("2012-03-01T10:00:00")!.0),
+        "csv/manual-spreadsheet__test41.csv": CSVReadOptions(dateOrder: .mdy),
+        "csv/manual-spreadsheet__test41.tsv": CSVReadOptions(dateOrder: .mdy),
+    ]
+
+    static var inputs: [String] { [Paths.corpus, Paths.fixtures + "/uddf", Paths.fixtures + "/valid"] }
+
+    func importAll(_ log: TemporaryLogbook) -> [ImportReport] {
+        var reports = [log.store.importLogbooks(Self.inputs)]
+        for (file, options) in Self.needsFlags.sorted(by: { $0.key < $1.key }) {
+            reports.append(log.store.importLogbooks([Paths.corpus + "/" + file], options: ImportOptions(csv: options)))
+        }
+        return reports
+    }
+
+    @Test("the whole corpus imports: every dive log read, the rest listed as unsupported or not a dive log; again adds nothing")
+    func corpus() throws {
+        let log = try TemporaryLogbook()
+        let reports = importAll(log)
+        let main = reports[0]
+        // Only the five files that need a flag fail without it, each naming the flag.
+        #expect(Set(main.failed.map { $0.path.replacingOccurrences(of: Paths.corpus + "/", with: "") }) == Set(Self.needsFlags.keys))
+        for f in main.failed { if case .failed(let e) = f.status { #expect(e.message.contains("--started-at") || e.message.contains("--date-order")) } }
+        #expect(reports.dropFirst().allSatisfy { $0.exitCode == 0 && $0.inserted + $0.duplicates + $0.alreadyImported > 0 })
+        // Unsupported: dive logs in formats umilog does not read, by name and format.
+        let unsupported = Dictionary(uniqueKeysWithValues: main.unsupported.map { f -> (String, String) in
+            guard case .unsupported(let format, _) = f.status else { return ("", "") }
+            return (f.path.split(separator: "/").last.map(String.init)!, format)
+        })
+        #expect(unsupported.count == 15)
+        #expect(unsupported["subsurface__SampleDivesV2.ssrf"] == "Subsurface XML")
+        #expect(unsupported["divinglog__DivingLog6_export.xml"] == "Diving Log XML")
+        #expect(unsupported["suunto-app__suunto_ocean_air.json"] == "Suunto app DeviceLog JSON")
+        #expect(unsupported["suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL"] == "DAN DL7 (ZXL/ZXU)")
+        #expect(main.skipped.map { $0.path.split(separator: "/").last.map(String.init)! } == ["MANIFEST.tsv"])
+        // Pinned: the dives read, and where each went.
+        let read = reports.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.dives.count } }
+        let inserted = reports.reduce(0) { $0 + $1.inserted }
+        // 184 dives in the files that need no flag (113 new, 26 already there by id — the
+        // fixtures' UDDF twins of their DiveJSON — and 45 duplicates: the Subsurface dive list
+        // and its UDDF export, the Seabear T1 and H3 copies of one dive …), 11 in the five
+        // flagged files (the second APD and test41 files repeat the first's dives).
+        #expect(read == 195)
+        #expect(inserted == 119)
+        #expect(try log.count("dive") == inserted)
+        #expect(try log.store.check().isEmpty)
+        // Everything again: nothing added, nothing changed.
+        let before = try log.tables()
+        let again = importAll(log)
+        #expect(again.reduce(0) { $0 + $1.inserted } == 0)
+        #expect(try log.tables() == before)
+    }
+
+    @Test("export of the whole logbook to DiveJSON, imported into an empty logbook, gives the same logbook")
+    func exportImportRoundTrip() throws {
+        let log = try TemporaryLogbook()
+        _ = importAll(log)
+        let exported = log.directory + "/all.divejson"
+        let source = try LogbookExport(store: log.store)
+        let report = DiveKit.convert(source: source, name: log.path, options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
+        #expect(report.inputs.allSatisfy { $0.error == nil })
+        // What the export could not carry would be reported; the corpus has none of it.
+        #expect(report.inputs.flatMap(\.findings).isEmpty, "\(report.inputs.flatMap(\.findings))")
+        let copy = try TemporaryLogbook()
+        let back = copy.store.importLogbooks([exported])
+        let dives = try log.count("dive")
+        #expect(back.exitCode == 0 && back.inserted == dives)
+        // Where each dive came from is the one thing that differs: the copy's came from the export.
+        let provenance: Set<String> = ["source_file", "dive_source", "recording.source_file_id"]
+        let a = try log.tables(except: provenance), b = try copy.tables(except: provenance)
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for table in a.keys.sorted() {
+            #expect(a[table] == b[table], "table \(table) differs")
+        }
+    }
+}

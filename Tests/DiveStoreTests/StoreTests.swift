@@ -1,0 +1,110 @@
+import DiveCore
+import DiveKit
+@testable import DiveStore
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// A fresh logbook in a temporary directory, removed with it.
+final class TemporaryLogbook {
+    let directory: String
+    let path: String
+    let store: LogbookStore
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "umilog-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/logbook.sqlite"
+        store = try LogbookStore(path: path)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// Every row of every table, in a stable order, as text: what "the same logbook" compares.
+    func tables(except skipped: Set<String> = []) throws -> [String: [String]] {
+        try store.read { db in
+            var out: [String: [String]] = [:]
+            let names = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                  AND name NOT GLOB 'site_rtree*' AND name NOT GLOB '*_fts*'
+                """)
+            for name in names where !skipped.contains(name) {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name)")
+                out[name] = rows.map { row in
+                    row.columnNames.filter { !skipped.contains("\(name).\($0)") }.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: "|")
+                }.sorted()
+            }
+            return out
+        }
+    }
+
+    func count(_ table: String) throws -> Int {
+        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+    }
+}
+
+@Suite struct SchemaTests {
+    @Test("a new logbook gets the named migrations, WAL and foreign keys, and the schema schemas/logbook.sql holds")
+    func schema() throws {
+        let log = try TemporaryLogbook()
+        #expect(try log.store.appliedMigrations() == ["v1-catalog", "v1-logbook"])
+        let (journal, foreignKeys) = try log.store.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(journal == "wal")
+        #expect(foreignKeys == 1)
+        let dump = try String(contentsOfFile: Paths.root + "/schemas/logbook.sql", encoding: .utf8)
+        #expect(try log.store.schemaDump() == dump, "schemas/logbook.sql is out of date: umilog db schema > schemas/logbook.sql")
+        // Opening it again runs nothing twice.
+        let again = try LogbookStore(path: log.path)
+        #expect(try again.appliedMigrations() == ["v1-catalog", "v1-logbook"])
+        #expect(try again.check().isEmpty)
+    }
+
+    @Test("the embedded catalog is Sources/DiveStore/Resources/catalog.json byte for byte")
+    func embeddedCatalog() throws {
+        let file = try String(contentsOfFile: Paths.root + "/Sources/DiveStore/Resources/catalog.json", encoding: .utf8)
+        #expect(LogbookStore.catalogText + "\n" == file, "run scripts/embed-schema.sh")
+    }
+
+    @Test("seeding loads the catalog once: sites inside their areas, searchable, in the R*Tree; again adds nothing")
+    func seed() throws {
+        let log = try TemporaryLogbook()
+        let first = try log.store.seedCatalog()
+        #expect(first.sites > 100 && first.species > 100)
+        #expect(first.added == first.regions + first.areas + first.sites + first.species)
+        #expect(try log.store.seedCatalog().added == 0)
+        #expect(try log.count("site_rtree") == first.sites)
+        try log.store.read { db in
+            // Every site lies in its area's box; every species has an AphiaID.
+            let outside = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM site s JOIN area a ON a.id = s.area_id
+                WHERE s.lat NOT BETWEEN a.min_lat AND a.max_lat OR s.lon NOT BETWEEN a.min_lon AND a.max_lon
+                """)
+            #expect(outside == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM species WHERE aphia_id IS NULL") == 0)
+            let turtles = try String.fetchAll(db, sql: "SELECT s.scientific_name FROM species_fts JOIN species s ON s.rowid = species_fts.rowid WHERE species_fts MATCH 'turtle'")
+            #expect(turtles.contains("Chelonia mydas"))
+        }
+        #expect(try log.store.check().isEmpty)
+    }
+}
+
+@Suite struct ProfileCodecTests {
+    @Test("series survive the blob exactly, negative steps and gaps included")
+    func roundTrip() throws {
+        var p = Profile()
+        p.depth = Series(times: Array(stride(from: 0, to: 3_600_000, by: 1000)), values: (0..<3600).map { Int(sin(Double($0) / 300) * 3000) + 3000 })
+        p.temperature = Series(times: [0, 60_000, 61_000], values: [2850, -150, 2800])
+        p.pressures = [PressureSeries(gasNumber: 2, series: Series(times: [0, 5000], values: [2000, 1990]))]
+        p.events = [Event(time: 5000, type: .gasSwitch, gasNumber: 2)]
+        let (blob, rest) = ProfileCodec.split(p)
+        #expect(rest.depth == nil && rest.pressures.isEmpty && rest.events == p.events)
+        #expect(blob!.count < 3600 * 4, "an hour of 1 s depths in under 4 bytes a sample")
+        var back = rest
+        try ProfileCodec.join(blob!, into: &back)
+        #expect(back == p)
+        #expect(throws: DiveError.self) { var q = Profile(); try ProfileCodec.join(Array(blob!.prefix(20)), into: &q) }
+    }
+}
