@@ -120,5 +120,16 @@ measure() {
     measure "wc -l FILE.csv (a byte scan)" "$bytes" wc -l "$DATA/out-profile.csv"
     measure "umilog validate FILE.csv" "$bytes" "$UMILOG" validate "$DATA/out-profile.csv"
     measure "umilog convert FILE.csv --to csv (reads every sample)" "$bytes" "$UMILOG" convert "$DATA/out-profile.csv" --to csv -o "$DATA/out-from-profile.csv"
+    # The logbook database: one dive of an hour sampled every second, then the largest logbook
+    # into a fresh database, again (nothing added), and all of it out as DiveJSON.
+    "$MAKE_LOGBOOK" --dives 1 --interval 1 --duration 60 --out "$DATA/hour-1s.uddf"
+    bytes=$(stat -c %s "$DATA/hour-1s.uddf")
+    measure "umilog import FILE (one dive, 1 s for an hour)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/hour.sqlite" "$DATA/hour-1s.uddf"
+    last=${LOGBOOKS[${#LOGBOOKS[@]}-1]}
+    file="$DATA/${last%%|*}"
+    bytes=$(stat -c %s "$file")
+    measure "umilog import FILE (fresh database)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/logbook.sqlite" "$file"
+    measure "umilog import FILE (again: nothing added)" "$bytes" "$UMILOG" import "$file" --db "$DATA/logbook.sqlite" -q
+    measure "umilog export --to json (the database)" "$bytes" "$UMILOG" export --db "$DATA/logbook.sqlite" --to json -o "$DATA/export.divejson" -q
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2

@@ -11,7 +11,6 @@ $bin convert Samples/logbook.uddf --to csv --units imperial -o Samples/expected/
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to json -o Samples/expected/logbook.divejson -q
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to uddf -o Samples/expected/logbook.written.uddf -q
 $bin inspect Samples/logbook.uddf > Samples/expected/logbook.inspect.txt
-echo "re-recorded Samples/expected/; review with: git diff Samples/expected"
-
 # The logbook schema dump (a test keeps it current).
-.build/debug/umilog db schema > schemas/logbook.sql
+$bin db schema > schemas/logbook.sql
+echo "re-recorded Samples/expected/; review with: git diff Samples/expected"
