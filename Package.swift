@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
-        .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "TestSupport"]),
+        .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

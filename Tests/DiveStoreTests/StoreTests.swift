@@ -1,5 +1,6 @@
 import DiveCore
 import DiveKit
+import DiveJSON
 @testable import DiveStore
 import Foundation
 import GRDB
@@ -106,5 +107,24 @@ final class TemporaryLogbook {
         try ProfileCodec.join(blob!, into: &back)
         #expect(back == p)
         #expect(throws: DiveError.self) { var q = Profile(); try ProfileCodec.join(Array(blob!.prefix(20)), into: &q) }
+    }
+}
+
+@Suite struct StatsTests {
+    @Test("stats agree with the dives as the reader reads them")
+    func statsMatchTheModel() throws {
+        let log = try TemporaryLogbook()
+        let sample = Paths.samples + "/logbook.uddf"
+        _ = log.store.importLogbooks([sample])
+        let (book, _) = try openReader(path: sample, format: .uddf).readAll()
+        let s = try log.store.stats()
+        #expect(s.dives == book.dives.count)
+        #expect(s.bottomTime == book.dives.compactMap(\.submergedTime).reduce(0, +))
+        #expect(s.deepest?.value == book.dives.compactMap(\.maxDepth).max())
+        #expect(Double(s.longest.map { Int($0.value) } ?? 0) == Double(book.dives.compactMap(\.submergedTime).max() ?? 0))
+        #expect(s.sitesVisited == Set(book.dives.compactMap(\.siteUUIDs.first)).count)
+        #expect(s.years.map(\.dives).reduce(0, +) == s.dives - s.undated)
+        let json = try JSONNode.parse(s.json)
+        #expect(json["dives"]?.integer == s.dives)
     }
 }

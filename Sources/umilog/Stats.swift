@@ -1,0 +1,30 @@
+import ArgumentParser
+import DiveKit
+import DiveStore
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Summarise a logbook: dives, bottom time, deepest, longest, sites visited, species seen, per year.")
+    @Option(help: "The logbook database file.") var db: String
+    @Flag(help: "Print the figures as one JSON object.") var json = false
+
+    func run() throws {
+        let s = try open(db, create: false).stats()
+        if json { print(s.json); return }
+        func duration(_ seconds: Int) -> String {
+            let h = seconds / 3600, m = seconds % 3600 / 60
+            return h > 0 ? "\(h) h \(m) min" : "\(m) min \(seconds % 60) s"
+        }
+        func which(_ e: LogbookStats.Extreme) -> String {
+            [e.number.map { "dive \($0)" }, e.date].compactMap { $0 }.joined(separator: ", ")
+        }
+        print("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
+        print("bottom time:    \(duration(s.bottomTime))")
+        if let d = s.deepest { print("deepest:        \(d.value) m (\(which(d)))") }
+        if let l = s.longest { print("longest:        \(duration(Int(l.value))) (\(which(l)))") }
+        print("sites visited:  \(s.sitesVisited)")
+        print("species seen:   \(s.speciesSeen)")
+        for y in s.years {
+            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \($0) m" } ?? "")")
+        }
+    }
+}
