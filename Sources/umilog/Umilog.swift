@@ -16,7 +16,7 @@ struct Umilog: ParsableCommand {
         commandName: "umilog",
         abstract: "Read, convert and check dive logs: UDDF, DiveJSON and CSV in and out.",
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self]
+        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self, Backfill.self, Sites.self]
     )
 
     /// Exit codes: 0 success, 1 an input failed, 2 bad usage.

@@ -1,0 +1,62 @@
+import ArgumentParser
+import DiveKit
+import DiveStore
+
+struct Backfill: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give past dives their place: match them to sites, mark sites visited, resolve species, renumber.",
+        discussion: """
+            Each dive is matched to a catalog or user site by its position (within --radius) and \
+            its site's name or aliases — never when two candidates remain. Dives with a position \
+            and no site near it become `unmatched` (umilog sites create-from-gps makes sites of \
+            them); dives with neither are `pending` (umilog sites pending lists them). Every change \
+            is printed; running it again changes nothing.
+            """
+    )
+    @Option(help: "The logbook database file.") var db: String
+    @Option(help: "How far a site may lie from a dive's position, in metres.") var radius: Double = 200
+    @Flag(help: "Number the dives in the order they were dived when numbers are missing or clash.") var renumber = false
+    @Flag(help: "Print the changes and make none.") var dryRun = false
+
+    func run() throws {
+        let report = try open(db, create: false).backfill(BackfillOptions(radius: radius, renumber: renumber, dryRun: dryRun))
+        for c in report.changes { print(c.description) }
+        let codes = ["site-matched", "site-ambiguous", "status", "visited", "species-resolved", "renumbered"]
+        let summary = codes.compactMap { code in report.count(code) > 0 ? "\(report.count(code)) \(code)" : nil }
+        printError((dryRun ? "dry run, nothing changed: " : "") + (summary.isEmpty ? "nothing to change" : summary.joined(separator: ", ")))
+    }
+}
+
+struct Sites: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The dives backfill could not place, and sites made from their positions.",
+        subcommands: [Pending.self, CreateFromGPS.self]
+    )
+
+    struct Pending: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the dives with no site: unmatched (a position, no site near) and pending (neither).")
+        @Option(help: "The logbook database file.") var db: String
+
+        func run() throws {
+            let dives = try open(db, create: false).pendingDives()
+            for d in dives {
+                let position = d.latitude.map { String(format: "%.5f, %.5f", $0, d.longitude!) } ?? "no position"
+                print("\(d.status)\t\(d.number.map(String.init) ?? "-")\t\(d.date ?? "-")\t\(d.siteName ?? "-")\t\(position)\t\(d.id)")
+            }
+            printError("\(dives.count) dive\(dives.count == 1 ? "" : "s") without a site")
+        }
+    }
+
+    struct CreateFromGPS: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "create-from-gps", abstract: "Make a site for each group of unmatched dives (positions within --radius), named after their log site or position.")
+        @Option(help: "The logbook database file.") var db: String
+        @Option(help: "Dives this close (metres) share one new site.") var radius: Double = 200
+        @Flag(help: "Print the sites it would make and make none.") var dryRun = false
+
+        func run() throws {
+            let report = try open(db, create: false).createSitesFromGPS(radius: radius, dryRun: dryRun)
+            for c in report.changes { print(c.description) }
+            printError((dryRun ? "dry run, nothing changed: " : "") + "\(report.count("site-created")) site\(report.count("site-created") == 1 ? "" : "s") created")
+        }
+    }
+}

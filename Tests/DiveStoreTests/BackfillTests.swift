@@ -1,0 +1,112 @@
+import DiveCore
+import DiveKit
+@testable import DiveStore
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct BackfillTests {
+    /// A seeded logbook and a DiveJSON log of four dives: one at a catalog site's name (no
+    /// position), one 55 m from a catalog site, one far from any, one with neither; a sighting
+    /// of Chelonia mydas.
+    func logbook() throws -> (TemporaryLogbook, near: String, named: String) {
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        let (near, named) = try log.store.read { db -> (Row, Row) in
+            let near = try Row.fetchOne(db, sql: "SELECT id, name, lat, lon FROM site WHERE kind = 'catalog' ORDER BY rowid LIMIT 1")!
+            // A catalog site whose name no other site shares.
+            let named = try Row.fetchOne(db, sql: """
+                SELECT id, name FROM site s WHERE kind = 'catalog' AND id != ?
+                  AND (SELECT count(*) FROM site t WHERE umilog_fold(t.name) = umilog_fold(s.name)) = 1 ORDER BY rowid DESC LIMIT 1
+                """, arguments: [near["id"] as String])!
+            return (near, named)
+        }
+        let lat = (near["lat"] as Double) + 0.0005, lon: Double = near["lon"]
+        let doc = """
+        {"format": "divejson", "version": "1.0", "exported_at": "2026-01-01T00:00:00Z", "generator": {"name": "test"},
+         "dives": [
+          {"uuid": "11111111-1111-4111-8111-111111111111", "started_at": "2020-01-01T09:00:00", "site_uuids": ["aaaaaaaa-1111-4111-8111-111111111111"],
+           "sightings": [{"species_uuid": "cccccccc-1111-4111-8111-111111111111", "count": 2}]},
+          {"uuid": "22222222-1111-4111-8111-111111111111", "started_at": "2020-01-02T09:00:00", "entry_position": {"latitude": \(lat), "longitude": \(lon)}},
+          {"uuid": "33333333-1111-4111-8111-111111111111", "started_at": "2020-01-03T09:00:00", "site_uuids": ["bbbbbbbb-1111-4111-8111-111111111111"]},
+          {"uuid": "44444444-1111-4111-8111-111111111111", "started_at": "2020-01-04T09:00:00"}
+         ],
+         "sites": [
+          {"uuid": "aaaaaaaa-1111-4111-8111-111111111111", "name": "  \((named["name"] as String).uppercased()) "},
+          {"uuid": "bbbbbbbb-1111-4111-8111-111111111111", "name": "Nowhere Reef", "position": {"latitude": -60.5, "longitude": 10.25}}
+         ],
+         "species": [{"uuid": "cccccccc-1111-4111-8111-111111111111", "scientific_name": "Chelonia mydas"}]
+        }
+        """
+        let path = log.directory + "/past.divejson"
+        try doc.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = log.store.importLogbooks([path])
+        #expect(report.inserted == 4, "\(report.files.map(\.status))")
+        return (log, near["id"], named["id"])
+    }
+
+    @Test("dives are placed by position and by name, the rest are unmatched or pending; a second run changes nothing")
+    func places() throws {
+        let (log, near, named) = try logbook()
+        let report = try log.store.backfill()
+        #expect(report.count("site-matched") == 2)
+        #expect(report.count("species-resolved") == 1)
+        #expect(report.count("visited") == 2)
+        try log.store.read { db in
+            let status = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, status FROM dive").map { ($0["id"] as String, $0["status"] as String) })
+            #expect(status["11111111-1111-4111-8111-111111111111"] == "matched")
+            #expect(status["22222222-1111-4111-8111-111111111111"] == "matched")
+            #expect(status["33333333-1111-4111-8111-111111111111"] == "unmatched")
+            #expect(status["44444444-1111-4111-8111-111111111111"] == "pending")
+            #expect(try String.fetchOne(db, sql: "SELECT site_id FROM dive WHERE id = '22222222-1111-4111-8111-111111111111'") == near)
+            #expect(try String.fetchOne(db, sql: "SELECT canonical_site_id FROM site WHERE id = 'aaaaaaaa-1111-4111-8111-111111111111'") == named)
+            #expect(try Set(String.fetchAll(db, sql: "SELECT site_id FROM list_state WHERE state = 'visited'")) == [near, named])
+            #expect(try String.fetchOne(db, sql: "SELECT s.scientific_name FROM sighting g JOIN species s ON s.id = g.species_id WHERE s.kind = 'catalog'") == "Chelonia mydas")
+        }
+        let before = try log.tables()
+        #expect(try log.store.backfill().changes.isEmpty)
+        #expect(try log.tables() == before)
+        #expect(try log.store.check().isEmpty)
+    }
+
+    @Test("a dry run reports the changes and makes none; a tighter radius does not reach the site 55 m away")
+    func dryRunAndRadius() throws {
+        let (log, _, _) = try logbook()
+        let before = try log.tables()
+        let plan = try log.store.backfill(BackfillOptions(dryRun: true))
+        #expect(try log.tables() == before)
+        #expect(plan.count("site-matched") == 2)
+        let tight = try log.store.backfill(BackfillOptions(radius: 20))
+        #expect(tight.count("site-matched") == 1)
+    }
+
+    @Test("pending lists the dives with no site; create-from-gps makes a site of the unmatched one and places it")
+    func pendingAndCreate() throws {
+        let (log, _, _) = try logbook()
+        _ = try log.store.backfill()
+        #expect(try log.store.pendingDives().map(\.status) == ["unmatched", "pending"])
+        let made = try log.store.createSitesFromGPS()
+        #expect(made.count("site-created") == 1)
+        #expect(try log.store.pendingDives().map(\.status) == ["pending"])
+        #expect(try log.store.createSitesFromGPS().changes.isEmpty)
+        #expect(try log.store.backfill().changes.isEmpty)
+    }
+
+    @Test("renumbering numbers the dives in the order they were dived, once")
+    func renumber() throws {
+        let (log, _, _) = try logbook()
+        let first = try log.store.backfill(BackfillOptions(renumber: true))
+        #expect(first.count("renumbered") == 1)
+        let numbers = try log.store.read { db in try Int.fetchAll(db, sql: "SELECT number FROM dive ORDER BY start_key") }
+        #expect(numbers == [1, 2, 3, 4])
+        #expect(try log.store.backfill(BackfillOptions(renumber: true)).changes.isEmpty)
+    }
+
+    @Test("distance is the great-circle distance")
+    func distance() {
+        // One degree of latitude is 111.2 km on the mean sphere.
+        #expect(abs(Backfill.distance(0, 0, 1, 0) - 111_195) < 1)
+        #expect(Backfill.distance(27.7342, 34.2567, 27.7342, 34.2567) == 0)
+    }
+}
