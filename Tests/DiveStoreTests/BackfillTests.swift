@@ -110,3 +110,28 @@ import TestSupport
         #expect(Backfill.distance(27.7342, 34.2567, 27.7342, 34.2567) == 0)
     }
 }
+
+@Suite struct QueryTests {
+    @Test("fetchInBounds returns exactly the sites inside the box; search finds by word prefix, accents folded; popular counts sightings by region")
+    func queries() throws {
+        let (log, near, named) = try BackfillTests().logbook()
+        _ = try log.store.backfill()
+        let all = try log.store.read { db in try Row.fetchAll(db, sql: "SELECT id, lat, lon FROM site WHERE lat IS NOT NULL AND canonical_site_id IS NULL") }
+        let (a, b, c, d) = (27.0, 28.5, 33.0, 35.0)
+        let inside = Set(all.filter { ($0["lat"] as Double) >= a && ($0["lat"] as Double) <= b && ($0["lon"] as Double) >= c && ($0["lon"] as Double) <= d }.map { $0["id"] as String })
+        #expect(!inside.isEmpty)
+        #expect(Set(try log.store.fetchInBounds(minLat: a, maxLat: b, minLon: c, maxLon: d).map(\.id)) == inside)
+        let name = try log.store.read { db in try String.fetchOne(db, sql: "SELECT name FROM site WHERE id = ?", arguments: [named])! }
+        let prefix = String(Names.normalized(name).prefix(5))
+        #expect(try log.store.searchSites(prefix.uppercased(), limit: 500).contains { $0.id == named })
+        // The sighting was on the dive matched by name; its region is that site's area's.
+        let region = try log.store.read { db in
+            try String.fetchOne(db, sql: "SELECT a.region_id FROM site s JOIN area a ON a.id = s.area_id WHERE s.id = ?", arguments: [named])!
+        }
+        #expect(try log.store.popular(region: region).map(\.scientificName) == ["Chelonia mydas"])
+        #expect(try log.store.popular().first?.sightings == 1)
+        let otherRegion = try log.store.read { db in try String.fetchOne(db, sql: "SELECT id FROM region WHERE id != ? LIMIT 1", arguments: [region])! }
+        #expect(try log.store.popular(region: otherRegion).isEmpty)
+        _ = near
+    }
+}
