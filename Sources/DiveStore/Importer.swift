@@ -109,15 +109,34 @@ extension LogbookStore {
         for input in inputs {
             if isDirectory(input) { files += walkFiles(input) } else { files.append(input) }
         }
-        for (k, file) in files.enumerated() {
-            progress(k, files.count, file)
-            report.files.append(importFile(file, options: options))
+        if options.dryRun {
+            // One transaction around every file (each in a savepoint), rolled back at the end:
+            // the plan for a file sees what the files before it would have added.
+            do {
+                try pool.writeWithoutTransaction { db in
+                    try db.inTransaction {
+                        for (k, file) in files.enumerated() {
+                            progress(k, files.count, file)
+                            report.files.append(importFile(file, options: options, within: db))
+                        }
+                        return .rollback
+                    }
+                }
+            } catch {
+                report.files.append(FileImport(path: self.path, format: nil, status: .failed(DiveError("store.write", "the dry run could not run: \(error)", at: SourceLocation(file: self.path)))))
+            }
+        } else {
+            for (k, file) in files.enumerated() {
+                progress(k, files.count, file)
+                report.files.append(importFile(file, options: options, within: nil))
+            }
         }
         progress(files.count, files.count, "")
         return report
     }
 
-    func importFile(_ path: String, options: ImportOptions) -> FileImport {
+    /// Imports one file in a transaction of its own, or in a savepoint of `outer`.
+    func importFile(_ path: String, options: ImportOptions, within outer: Database?) -> FileImport {
         var result = FileImport(path: path, format: nil, status: .imported)
         let format: FileFormat
         do {
@@ -139,19 +158,21 @@ extension LogbookStore {
         result.format = format
         do {
             let digest = try fileDigest(path)
-            try pool.writeWithoutTransaction { db in
-                try db.inTransaction {
-                    var run = FileRun(db: db, path: path, format: format, digest: digest, options: options)
-                    do {
-                        try run.run()
-                        result.dives = run.plans
-                        result.findings = run.findings
-                    } catch {
-                        result.findings = run.findings
-                        throw error
-                    }
-                    return options.dryRun ? .rollback : .commit
+            func work(_ db: Database) throws {
+                var run = FileRun(db: db, path: path, format: format, digest: digest, options: options)
+                do {
+                    try run.run()
+                    result.dives = run.plans
+                    result.findings = run.findings
+                } catch {
+                    result.findings = run.findings
+                    throw error
                 }
+            }
+            if let outer {
+                try outer.inSavepoint { try work(outer); return .commit }
+            } else {
+                try pool.writeWithoutTransaction { db in try db.inTransaction { try work(db); return .commit } }
             }
         } catch let e as DiveError {
             result.status = .failed(e)

@@ -33,6 +33,11 @@ import TestSupport
         #expect(plan.files.map(\.dives) == real.files.map(\.dives))
         #expect(real.merged == 4)
         #expect(try log.tables() != before)
+        // Several files: each file's plan sees what the files before it would add.
+        let empty = try TemporaryLogbook()
+        let fromNothing = empty.store.importLogbooks(pair, options: ImportOptions(onDuplicate: .merge, dryRun: true))
+        #expect(fromNothing.inserted == 5 && fromNothing.merged == 4)
+        #expect(try empty.count("dive") == 0 && empty.count("source_file") == 0)
     }
 
     @Test("a file that fails part-way leaves nothing of itself in the logbook")
