@@ -1,4 +1,4 @@
--- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook).
+-- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook, v2-dive-source-uuid).
 -- Regenerate with scripts/update-goldens.sh; a test keeps it current.
 
 CREATE TABLE area (
@@ -82,7 +82,7 @@ CREATE TABLE dive_source (
   source_file_id INTEGER NOT NULL REFERENCES source_file(id) ON DELETE CASCADE,
   record_index INTEGER NOT NULL,
   record_id TEXT,
-  line INTEGER,
+  line INTEGER, source_uuid TEXT,
   PRIMARY KEY (source_file_id, record_index)
 ) STRICT;
 
@@ -218,6 +218,8 @@ CREATE INDEX dive_person_person ON dive_person(person_id);
 CREATE INDEX dive_site ON dive(site_id);
 
 CREATE INDEX dive_source_dive ON dive_source(dive_id);
+
+CREATE INDEX dive_source_uuid ON dive_source(source_uuid);
 
 CREATE INDEX dive_start ON dive(start_key);
 

@@ -193,17 +193,52 @@ public func detectFormat(path: String, displayName: String? = nil) throws -> Fil
     return try detectFormat(head: Sniffer.head(path: path, displayName: name), displayName: name)
 }
 
-/// The format of a file whose first bytes (at most ``Sniffer/headSize``) are `head`.
+/// The format of a file whose first bytes (at most ``Sniffer/headSize``) are `head`; a dive
+/// log in a format umilog recognises but does not read is `format.unsupported-input`, naming it.
 func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat {
-    switch Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize) {
+    let sniffed = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize)
+    if let unread = Sniffer.unreadLogbook(head) {
+        var what = "a \(unread) logbook"
+        if case .otherXML(let root) = sniffed { what += " (root element <\(root)>)" }
+        throw DiveError("format.unsupported-input", "the file is \(what), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
+    }
+    switch sniffed {
     case .format(let f): return f
     case .otherXML(let root):
-        if let known = Sniffer.knownXMLLogbooks[root.lowercased()] {
-            throw DiveError("format.unsupported-input", "the file is a \(known) logbook (root element <\(root)>), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
-        }
         throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
     case .unknown:
+        if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            throw DiveError("format.empty", head.isEmpty ? "the file is empty" : "the file holds only white space", at: SourceLocation(file: name))
+        }
         throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF, DiveJSON or CSV; use --from to name the format)", at: SourceLocation(file: name, line: 1))
+    }
+}
+
+/// What a file met in a directory is to umilog.
+public enum FileKind: Sendable {
+    /// A dive log umilog reads.
+    case readable(FileFormat)
+    /// A dive log in a format umilog recognises but does not read yet, by name.
+    case unsupported(format: String, DiveError)
+    /// Not a dive log umilog recognises (JSON that is not DiveJSON, other XML, prose…).
+    case notADiveLog(DiveError)
+}
+
+/// Classifies a file from its first bytes, as `validate` and `import` walk directories: only an
+/// unreadable file throws.
+public func classifyFile(_ path: String) throws -> FileKind {
+    let head = try Sniffer.head(path: path, displayName: path)
+    do {
+        let format = try detectFormat(head: head, displayName: path)
+        if format == .json && !Sniffer.declaresDiveJSON(head) {
+            return .notADiveLog(DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
+                                          at: SourceLocation(file: path, line: 1)))
+        }
+        return .readable(format)
+    } catch let e as DiveError where e.code == "format.unsupported-input" {
+        return .unsupported(format: Sniffer.unreadLogbook(head) ?? "dive-log", e)
+    } catch let e as DiveError where e.code.hasPrefix("format.") {
+        return .notADiveLog(e)
     }
 }
 

@@ -102,15 +102,12 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
             for file in walk(input) {
                 let format: FileFormat
                 do {
-                    let head = try Sniffer.head(path: file, displayName: file)
-                    format = try detectFormat(head: head, displayName: file)
-                    if format == .json && !Sniffer.declaresDiveJSON(head) {
-                        throw DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
-                                        at: SourceLocation(file: file, line: 1))
+                    switch try classifyFile(file) {
+                    case .readable(let f): format = f
+                    case .unsupported(_, let e), .notADiveLog(let e):
+                        report.skipped.append(SkippedFile(path: file, reason: notADiveLog(e)))
+                        continue
                     }
-                } catch let e as DiveError where e.code.hasPrefix("format.") {
-                    report.skipped.append(SkippedFile(path: file, reason: notADiveLog(e)))
-                    continue
                 } catch {
                     run(file) { throw error }
                     continue
@@ -244,7 +241,7 @@ func uddfReaderDiagnostics(path: String, displayName: String) throws -> [Diagnos
 
 /// The regular files under `directory`, depth first in name order, without hidden
 /// entries; symbolic links to directories are not followed.
-func walk(_ directory: String) -> [String] {
+public func walk(_ directory: String) -> [String] {
     var out: [String] = []
     let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
     for name in listDirectory(directory).sorted() where !name.hasPrefix(".") {

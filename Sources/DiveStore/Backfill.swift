@@ -23,6 +23,9 @@ public struct BackfillChange: Sendable, Hashable, CustomStringConvertible {
 
 public struct BackfillReport: Sendable {
     public var changes: [BackfillChange] = []
+    /// Dives left unplaced because two or more sites fit (`site-ambiguous`): not changes, so a
+    /// second run lists them again and changes nothing.
+    public var ambiguous: [BackfillChange] = []
     public var dryRun = false
     public func count(_ code: String) -> Int { changes.count { $0.code == code } }
 }
@@ -48,13 +51,14 @@ extension LogbookStore {
     public func backfill(_ options: BackfillOptions = BackfillOptions()) throws -> BackfillReport {
         var report = BackfillReport()
         report.dryRun = options.dryRun
-        try pool.writeWithoutTransaction { db in
+        try located { try pool.writeWithoutTransaction { db in
             try db.inTransaction {
                 var b = Backfill(db: db, radius: options.radius)
                 report.changes = try b.run(renumber: options.renumber)
+                report.ambiguous = b.ambiguous
                 return options.dryRun ? .rollback : .commit
             }
-        }
+        } }
         return report
     }
 
@@ -76,13 +80,13 @@ extension LogbookStore {
     public func createSitesFromGPS(radius: Double = 200, dryRun: Bool = false) throws -> BackfillReport {
         var report = BackfillReport()
         report.dryRun = dryRun
-        try pool.writeWithoutTransaction { db in
+        try located { try pool.writeWithoutTransaction { db in
             try db.inTransaction {
                 var b = Backfill(db: db, radius: radius)
                 report.changes = try b.createSites()
                 return dryRun ? .rollback : .commit
             }
-        }
+        } }
         return report
     }
 }
@@ -91,6 +95,7 @@ struct Backfill {
     let db: Database
     let radius: Double
     var changes: [BackfillChange] = []
+    var ambiguous: [BackfillChange] = []
 
     init(db: Database, radius: Double) { self.db = db; self.radius = radius }
 
@@ -174,7 +179,7 @@ struct Backfill {
                 """, arguments: [key, key])
         }
         guard let lat, let lon else {
-            if named.count > 1 { change("site-ambiguous", "\(label): \(named.count) sites are called \"\(name!)\"; not matched") }
+            if named.count > 1 { ambiguous.append(BackfillChange(code: "site-ambiguous", message: "\(label): \(named.count) sites are called \"\(name!)\"; not matched")) }
             return named.count == 1 ? named[0] : nil
         }
         let near = try sites(near: lat, lon)
@@ -182,7 +187,7 @@ struct Backfill {
         if near.count > 1 {
             let both = near.filter(named.contains)
             if both.count == 1 { return both[0] }
-            change("site-ambiguous", "\(label): \(near.count) sites lie within \(Int(radius)) m; not matched")
+            ambiguous.append(BackfillChange(code: "site-ambiguous", message: "\(label): \(near.count) sites lie within \(Int(radius)) m; not matched"))
             return nil
         }
         // A named site with no position of its own may still be it; one with a position far away is not.
@@ -221,10 +226,15 @@ struct Backfill {
                 found = try String.fetchAll(db, sql: "SELECT id FROM species WHERE kind = 'catalog' AND lower(scientific_name) = lower(?)", arguments: [sci.trimmingWhitespace()])
             }
             if found.isEmpty, let common: String = r["common_name"], !Names.normalized(common).isEmpty {
-                let phrase = "\"" + Names.normalized(common).replacingOccurrences(of: "\"", with: "") + "\""
-                found = try String.fetchAll(db, sql: """
-                    SELECT s.id FROM species_fts f JOIN species s ON s.rowid = f.rowid WHERE species_fts MATCH ? AND s.kind = 'catalog'
-                    """, arguments: ["names : " + phrase])
+                // FTS5 finds the names that contain the words; only a name that is the same
+                // (case, accents and punctuation aside) counts: "Trumpetfish" is not
+                // "Chinese trumpetfish".
+                let key = Names.normalized(common)
+                found = try Row.fetchAll(db, sql: """
+                    SELECT s.id, s.common_name, s.names FROM species_fts f JOIN species s ON s.rowid = f.rowid WHERE species_fts MATCH ? AND s.kind = 'catalog'
+                    """, arguments: ["names : \"\(key)\""]).filter { row in
+                    ([row["common_name"] as String?].compactMap { $0 } + RowReader.strings(row["names"])).contains { Names.normalized($0) == key }
+                }.map { $0["id"] }
             }
             guard found.count == 1 else { continue }
             try db.execute(sql: "UPDATE sighting SET species_id = ? WHERE species_id = ?", arguments: [found[0], id])

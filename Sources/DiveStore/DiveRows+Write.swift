@@ -7,21 +7,54 @@ import GRDB
 /// each row's `detail` keeps the rest (see ``Detail``).
 struct RowWriter {
     let db: Database
-    let header: LogbookHeader
+    /// The file's header as read so far (a CSV file's grows as its rows are read).
+    var header: LogbookHeader
     var findings: [Finding] = []
     let file: String
+    /// Records known to be in the logbook, as `table:id`: each is looked up once per file.
+    private var known: Set<String> = []
 
     init(db: Database, header: LogbookHeader, file: String) {
         self.db = db; self.header = header; self.file = file
     }
 
-    private mutating func dangling(_ dive: Dive, _ what: String, _ uuid: String) {
-        findings.append(Finding(.dropped, "store.reference-unresolved", "the dive refers to \(what) \(uuid), which the file does not hold; the reference is left out",
-                                at: SourceLocation(file: file, line: dive.provenance?.line, path: dive.sourcePath(else: 0))))
+    /// A finding about `dive`, at its file, line and record path.
+    mutating func report(_ dive: Dive, _ code: String, _ message: String, kind: FindingKind = .dropped) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, line: dive.provenance?.line, path: dive.sourcePath(else: 0))))
     }
 
-    private func exists(_ table: String, _ id: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+    private mutating func dangling(_ dive: Dive, _ what: String, _ uuid: String) {
+        report(dive, "store.reference-unresolved", "the dive refers to \(what) \(uuid), which the file does not hold; the reference is left out")
+    }
+
+    /// The dive without the values the logbook's checks refuse (a rating of 7, a depth below
+    /// zero, a latitude of 95, a gas over 100 %): each left out and reported, so that one odd
+    /// value does not cost the file.
+    private mutating func withoutRefusedValues(_ dive: Dive) -> Dive {
+        var d = dive
+        func refuse(_ what: String, _ value: Any, _ rule: String) {
+            report(dive, "store.value-refused", "\(what) \(value) is not \(rule); left out")
+        }
+        if let r = d.rating, !(1...5).contains(r) { refuse("the rating", r, "1 to 5"); d.rating = nil }
+        if let v = d.maxDepth, v < 0 { refuse("the maximum depth", v, "a depth (0 m or more)"); d.maxDepth = nil }
+        if let v = d.avgDepth, v < 0 { refuse("the average depth", v, "a depth (0 m or more)"); d.avgDepth = nil }
+        if let v = d.submergedTime, v < 0 { refuse("the duration", v, "a duration (0 s or more)"); d.submergedTime = nil }
+        if let p = d.entryPosition, !Self.valid(p) { refuse("the entry position", "\(p.latitude), \(p.longitude)", "a position on Earth"); d.entryPosition = nil }
+        if let p = d.exitPosition, !Self.valid(p) { refuse("the exit position", "\(p.latitude), \(p.longitude)", "a position on Earth"); d.exitPosition = nil }
+        for k in d.cylinders.indices {
+            if let v = d.cylinders[k].oxygen, !(0...100).contains(v) { refuse("cylinder \(k + 1)'s oxygen", v, "a percentage"); d.cylinders[k].oxygen = nil }
+            if let v = d.cylinders[k].helium, !(0...100).contains(v) { refuse("cylinder \(k + 1)'s helium", v, "a percentage"); d.cylinders[k].helium = nil }
+        }
+        for k in d.sightings.indices { if let c = d.sightings[k].count, c < 0 { refuse("a sighting's count", c, "a count"); d.sightings[k].count = nil } }
+        return d
+    }
+
+    static func valid(_ p: Position) -> Bool { (-90...90).contains(p.latitude) && (-180...180).contains(p.longitude) }
+
+    /// True when the logbook has the record (and remembers it: the caller inserts it otherwise).
+    private mutating func exists(_ table: String, _ id: String) throws -> Bool {
+        guard known.insert("\(table):\(id)").inserted else { return true }
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id]) ?? false
     }
 
     // MARK: Referenced records
@@ -29,10 +62,16 @@ struct RowWriter {
     /// Makes sure the site exists (from the file's header); false when neither has it.
     mutating func site(_ uuid: String) throws -> Bool {
         if try exists("site", uuid) { return true }
-        guard let s = header.site(uuid) else { return false }
+        guard let s = header.site(uuid) else { known.remove("site:\(uuid)"); return false }
         var rest = s
         rest.otherNames = []; rest.tags = []
-        let position = s.position?.extensions == nil ? s.position : nil
+        var position = s.position?.extensions == nil ? s.position : nil
+        if let p = position, !Self.valid(p) {
+            findings.append(Finding(.dropped, "store.value-refused", "the position \(p.latitude), \(p.longitude) of site \"\(s.name)\" is not a position on Earth; left out",
+                                    at: SourceLocation(file: file, path: "sites/\(s.uuid)")))
+            position = nil
+            rest.position = nil
+        }
         if position != nil { rest.position = nil }
         var h = LogbookHeader(); h.sites = [rest]
         try db.execute(sql: "INSERT INTO site (id, name, lat, lon, tags, kind, detail) VALUES (?, ?, ?, ?, ?, 'log', ?)",
@@ -46,7 +85,7 @@ struct RowWriter {
 
     mutating func trip(_ uuid: String) throws -> Bool {
         if try exists("trip", uuid) { return true }
-        guard let t = header.trips.first(where: { $0.uuid == uuid }) else { return false }
+        guard let t = header.trips.first(where: { $0.uuid == uuid }) else { known.remove("trip:\(uuid)"); return false }
         var rest = t
         rest.notes = nil
         var h = LogbookHeader(); h.trips = [rest]
@@ -58,7 +97,7 @@ struct RowWriter {
 
     mutating func person(_ uuid: String) throws -> Bool {
         if try exists("person", uuid) { return true }
-        guard let p = header.person(uuid) else { return false }
+        guard let p = header.person(uuid) else { known.remove("person:\(uuid)"); return false }
         var rest = p
         rest.email = nil; rest.phone = nil; rest.notes = nil
         var h = LogbookHeader(); h.people = [rest]
@@ -69,7 +108,7 @@ struct RowWriter {
 
     mutating func gear(_ uuid: String) throws -> Bool {
         if try exists("gear", uuid) { return true }
-        guard let g = header.gear.first(where: { $0.uuid == uuid }) else { return false }
+        guard let g = header.gear.first(where: { $0.uuid == uuid }) else { known.remove("gear:\(uuid)"); return false }
         var rest = g
         rest.type = nil; rest.brand = nil; rest.serial = nil
         var h = LogbookHeader(); h.gear = [rest]
@@ -80,7 +119,7 @@ struct RowWriter {
 
     mutating func species(_ uuid: String) throws -> Bool {
         if try exists("species", uuid) { return true }
-        guard let s = header.species.first(where: { $0.uuid == uuid }) else { return false }
+        guard let s = header.species.first(where: { $0.uuid == uuid }) else { known.remove("species:\(uuid)"); return false }
         var rest = s
         rest.scientificName = nil; rest.commonName = nil
         var h = LogbookHeader(); h.species = [rest]
@@ -137,7 +176,7 @@ struct RowWriter {
     /// The dive with references to records neither the logbook nor the file holds left out
     /// (and reported), its referenced records stored first.
     mutating func resolveReferences(_ dive: Dive) throws -> Dive {
-        var d = dive
+        var d = withoutRefusedValues(dive)
         var sites: [String] = []
         for s in d.siteUUIDs { if try site(s) { sites.append(s) } else { dangling(dive, "site", s) } }
         d.siteUUIDs = sites
@@ -159,61 +198,76 @@ struct RowWriter {
 
     /// Inserts the dive's rows (its references already resolved).
     mutating func insert(_ dive: Dive, source: Int64?) throws {
-        let start = dive.startedAt
-        var rest = dive
-        rest.number = nil; rest.submergedTime = nil; rest.notes = nil; rest.type = nil; rest.rating = nil; rest.tags = []
-        rest.maxDepth = nil; rest.avgDepth = nil; rest.bottomTemperature = nil; rest.visibility = nil; rest.weight = nil
-        rest.waterType = nil; rest.altitude = nil; rest.airTemperature = nil; rest.current = nil; rest.waves = nil
-        rest.weather = nil; rest.entryType = nil; rest.boatName = nil; rest.tripUUID = nil
-        let entry = dive.entryPosition?.extensions == nil ? dive.entryPosition : nil
-        let exit = dive.exitPosition?.extensions == nil ? dive.exitPosition : nil
-        if entry != nil { rest.entryPosition = nil }
-        if exit != nil { rest.exitPosition = nil }
-        rest.siteUUIDs = Array(dive.siteUUIDs.dropFirst())
-        rest.gearUUIDs = []; rest.sightings = []; rest.people = []; rest.cylinders = []; rest.recordings = []
-        rest.provenance = nil; rest.layout = SourceLayout()
-        let detail = try Detail.text(ofDive: rest)
+        let columns = Self.columns(of: dive)
         try db.cachedStatement(sql: """
-            INSERT INTO dive (id, number, site_id, date, start_time, utc_offset, start_key, max_depth, avg_depth, bottom_time,
-              water_temperature, air_temperature, visibility, weight, water_type, altitude, current, waves, weather, entry_type,
-              boat_name, entry_lat, entry_lon, exit_lat, exit_lon, type, rating, tags, notes, trip_id, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                dive.uuid, dive.number, dive.siteUUIDs.first, start?.date.description, start?.time?.description, start?.offset?.description,
-                start?.wallClockSeconds, dive.maxDepth, dive.avgDepth, dive.submergedTime,
-                dive.bottomTemperature, dive.airTemperature, dive.visibility, dive.weight, dive.waterType?.rawValue, dive.altitude,
-                dive.current?.rawValue, dive.waves?.rawValue, dive.weather?.rawValue, dive.entryType?.rawValue,
-                dive.boatName, entry?.latitude, entry?.longitude, exit?.latitude, exit?.longitude, dive.type?.rawValue, dive.rating,
-                Self.json(dive.tags), dive.notes, dive.tripUUID, detail,
-            ])
-        try insertParts(of: dive, from: 0, source: source)
+            INSERT INTO dive (id, \(columns.map(\.0).joined(separator: ", ")), detail)
+            VALUES (?, \(Array(repeating: "?", count: columns.count).joined(separator: ", ")), ?)
+            """).execute(arguments: StatementArguments([dive.uuid] + columns.map(\.1) + [try Self.detail(of: dive)]))
+        try insertParts(of: dive, appending: false, source: source)
     }
 
-    /// The dive's lists — cylinders, recordings, people, gear, sightings — at positions from
-    /// `first` on (a merge appends to a dive's own).
-    mutating func insertParts(of dive: Dive, from first: Int = 0, cylinders: [Cylinder]? = nil, source: Int64?) throws {
-        for (k, c) in (cylinders ?? dive.cylinders).enumerated() { try insertCylinder(c, dive: dive.uuid, position: k + first) }
-        let recordingBase = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM recording WHERE dive_id = ?", arguments: [dive.uuid]) ?? 0
+    /// The dive's members its columns hold, by column. A position that carries extensions
+    /// stays in the detail whole.
+    static func columns(of d: Dive) -> [(String, (any DatabaseValueConvertible)?)] {
+        let start = d.startedAt
+        let entry = d.entryPosition?.extensions == nil ? d.entryPosition : nil
+        let exit = d.exitPosition?.extensions == nil ? d.exitPosition : nil
+        return [
+            ("number", d.number), ("site_id", d.siteUUIDs.first), ("date", start?.date.description), ("start_time", start?.time?.description),
+            ("utc_offset", start?.offset?.description), ("start_key", start?.wallClockSeconds), ("max_depth", d.maxDepth), ("avg_depth", d.avgDepth),
+            ("bottom_time", d.submergedTime), ("water_temperature", d.bottomTemperature), ("air_temperature", d.airTemperature),
+            ("visibility", d.visibility), ("weight", d.weight), ("water_type", d.waterType?.rawValue), ("altitude", d.altitude),
+            ("current", d.current?.rawValue), ("waves", d.waves?.rawValue), ("weather", d.weather?.rawValue), ("entry_type", d.entryType?.rawValue),
+            ("boat_name", d.boatName), ("entry_lat", entry?.latitude), ("entry_lon", entry?.longitude), ("exit_lat", exit?.latitude), ("exit_lon", exit?.longitude),
+            ("type", d.type?.rawValue), ("rating", d.rating), ("tags", json(d.tags)), ("notes", d.notes), ("trip_id", d.tripUUID),
+        ]
+    }
+
+    /// The dive's detail: what is left when the columns and the dive's own tables have
+    /// taken theirs.
+    static func detail(of dive: Dive) throws -> String? {
+        var rest = Dive(uuid: dive.uuid, startedAt: nil)
+        rest.courseUUID = dive.courseUUID
+        rest.contactUUID = dive.contactUUID
+        rest.siteUUIDs = Array(dive.siteUUIDs.dropFirst())
+        rest.createdAt = dive.createdAt
+        rest.extensions = dive.extensions
+        if dive.entryPosition?.extensions != nil { rest.entryPosition = dive.entryPosition }
+        if dive.exitPosition?.extensions != nil { rest.exitPosition = dive.exitPosition }
+        return rest == Dive(uuid: dive.uuid, startedAt: nil) ? nil : try Detail.text(ofDive: rest)
+    }
+
+    /// The dive's lists — cylinders, recordings, people, gear, sightings — from position 0, or
+    /// after the logbook dive's own when `appending` (a merge; its cylinders are merged apart).
+    mutating func insertParts(of dive: Dive, appending: Bool, source: Int64?) throws {
+        func base(_ table: String) throws -> Int {
+            guard appending else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM \(table) WHERE dive_id = ?", arguments: [dive.uuid]) ?? 0
+        }
+        if !appending { for (k, c) in dive.cylinders.enumerated() { try insertCylinder(c, dive: dive.uuid, position: k) } }
+        let recordingBase = try base("recording")
         for (k, r) in dive.recordings.enumerated() { try insertRecording(r, dive: dive.uuid, position: recordingBase + k, source: source) }
-        let personBase = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM dive_person WHERE dive_id = ?", arguments: [dive.uuid]) ?? 0
+        let personBase = try base("dive_person")
         for (k, p) in dive.people.enumerated() {
             var rest = p
             rest.role = nil
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.people = [rest]
+            let detail = p.extensions == nil ? nil : try Detail.text(of: "people", in: holder)
             try db.cachedStatement(sql: "INSERT INTO dive_person (dive_id, position, person_id, role, detail) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [dive.uuid, personBase + k, p.personUUID, p.role?.rawValue, try Detail.text(of: "people", in: holder)])
+                .execute(arguments: [dive.uuid, personBase + k, p.personUUID, p.role?.rawValue, detail])
         }
-        let gearBase = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM dive_gear WHERE dive_id = ?", arguments: [dive.uuid]) ?? 0
+        let gearBase = try base("dive_gear")
         for (k, g) in dive.gearUUIDs.enumerated() {
             try db.cachedStatement(sql: "INSERT INTO dive_gear (dive_id, position, gear_id) VALUES (?, ?, ?)").execute(arguments: [dive.uuid, gearBase + k, g])
         }
-        let sightingBase = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM sighting WHERE dive_id = ?", arguments: [dive.uuid]) ?? 0
+        let sightingBase = try base("sighting")
         for (k, s) in dive.sightings.enumerated() {
             var rest = s
             rest.count = nil; rest.abundance = nil; rest.notes = nil
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.sightings = [rest]
+            let detail = s.extensions == nil ? nil : try Detail.text(of: "sightings", in: holder)
             try db.cachedStatement(sql: "INSERT INTO sighting (dive_id, position, species_id, logged_species_id, count, abundance, notes, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [dive.uuid, sightingBase + k, s.speciesUUID, s.speciesUUID, s.count, s.abundance?.rawValue, s.notes, try Detail.text(of: "sightings", in: holder)])
+                .execute(arguments: [dive.uuid, sightingBase + k, s.speciesUUID, s.speciesUUID, s.count, s.abundance?.rawValue, s.notes, detail])
         }
     }
 
@@ -226,7 +280,8 @@ struct RowWriter {
             INSERT INTO cylinder (dive_id, position, volume, start_pressure, end_pressure, oxygen, helium, ppo2_limit, gas_number, role, usage, gear_id, gas_name, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [dive, position, c.volume, c.startPressure, c.endPressure, c.oxygen, c.helium, c.ppo2Limit, c.gasNumber,
-                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, try Detail.text(of: "cylinders", in: holder)])
+                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil,
+                                     c.extensions == nil ? nil : try Detail.text(of: "cylinders", in: holder)])
     }
 
     mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?) throws {

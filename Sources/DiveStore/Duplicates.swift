@@ -10,14 +10,15 @@ enum Duplicates {
     static func find(_ dive: Dive, source: Int64, tolerance t: DuplicateTolerance, db: Database) throws -> Match? {
         guard let start = dive.startedAt else { return nil }
         let key = start.wallClockSeconds
-        // A day alone says too little: both depth and duration must then agree.
+        // A day alone says too little: a dive logged with its date only is the same as one of
+        // that day whose depth and duration both agree.
         let dateOnly = start.time == nil
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, number, date, start_time, start_key, max_depth, bottom_time FROM dive
-            WHERE start_key BETWEEN ? AND ?
+            WHERE ((start_key BETWEEN ? AND ? AND start_time IS NOT NULL) OR ((? OR start_time IS NULL) AND date = ?))
               AND id NOT IN (SELECT dive_id FROM dive_source WHERE source_file_id = ?)
             ORDER BY abs(start_key - ?)
-            """, arguments: [key - t.start, key + t.start, source, key])
+            """, arguments: [key - t.start, key + t.start, dateOnly, start.date.description, source, key])
         for row in rows {
             let depth: Double? = row["max_depth"], duration: Int? = row["bottom_time"]
             let startTime: String? = row["start_time"]

@@ -1,7 +1,8 @@
 import DiveCore
 
 /// The lines `umilog import` prints: per file what it was, then per dive what happened (or,
-/// in a dry run, would happen), then findings.
+/// in a dry run, would happen), then findings. A file that failed is left to the caller, which
+/// prints its located error once, on standard error.
 public func renderImport(_ report: ImportReport, verbose: Bool) -> [String] {
     var out: [String] = []
     let verb = report.dryRun ? "would be " : ""
@@ -11,8 +12,8 @@ public func renderImport(_ report: ImportReport, verbose: Bool) -> [String] {
             out.append("\(file.path): skipped: \(e.message)")
         case .unsupported(let format, _):
             out.append("\(file.path): unsupported: a \(format) logbook, which umilog does not read yet")
-        case .failed(let e):
-            out.append("\(file.path): error[\(e.code)]: \(e.message)")
+        case .failed:
+            continue // printed with its location on standard error
         case .imported:
             let n = file.dives.count { if case .inserted = $0.outcome { true } else { false } }
             out.append("\(file.path): \(file.format?.rawValue ?? "?"), \(file.dives.count) dive\(file.dives.count == 1 ? "" : "s"), \(n) \(verb)imported")

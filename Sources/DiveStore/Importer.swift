@@ -107,7 +107,7 @@ extension LogbookStore {
         report.dryRun = options.dryRun
         var files: [String] = []
         for input in inputs {
-            if isDirectory(input) { files += walkFiles(input) } else { files.append(input) }
+            if isDirectory(input) { files += walk(input) } else { files.append(input) }
         }
         if options.dryRun {
             // One transaction around every file (each in a savepoint), rolled back at the end:
@@ -140,16 +140,13 @@ extension LogbookStore {
         var result = FileImport(path: path, format: nil, status: .imported)
         let format: FileFormat
         do {
-            format = try classify(path)
-        } catch let e as DiveError {
-            if e.code == "format.unsupported-input" {
-                let head = (try? Sniffer.head(path: path, displayName: path)) ?? []
-                result.status = .unsupported(format: Sniffer.unreadLogbook(head) ?? "dive-log", e)
-            } else if e.code.hasPrefix("format.") {
-                result.status = .skipped(e)
-            } else {
-                result.status = .failed(e)
+            switch try classifyFile(path) {
+            case .readable(let f): format = f
+            case .unsupported(let name, let e): result.status = .unsupported(format: name, e); return result
+            case .notADiveLog(let e): result.status = .skipped(e); return result
             }
+        } catch let e as DiveError {
+            result.status = .failed(e)
             return result
         } catch {
             result.status = .failed(DiveError("io.read", "\(error)", at: SourceLocation(file: path)))
@@ -174,6 +171,9 @@ extension LogbookStore {
             } else {
                 try pool.writeWithoutTransaction { db in try db.inTransaction { try work(db); return .commit } }
             }
+        } catch let e as DiveError where e.code == "format.not-a-dive-log" {
+            result.status = .skipped(e)
+            result.dives = []
         } catch let e as DiveError {
             result.status = .failed(e)
             result.dives = []
@@ -185,29 +185,6 @@ extension LogbookStore {
             result.dives = []
         }
         return result
-    }
-
-    /// The format of a file, or why it is not imported.
-    private func classify(_ path: String) throws -> FileFormat {
-        let head = try Sniffer.head(path: path, displayName: path)
-        if let unread = Sniffer.unreadLogbook(head) {
-            throw DiveError("format.unsupported-input", "the file is a \(unread) logbook, which umilog does not read yet", at: SourceLocation(file: path, line: 1))
-        }
-        let format = try detectFormat(head: head, path: path)
-        if format == .json && !Sniffer.declaresDiveJSON(head) {
-            throw DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
-                            at: SourceLocation(file: path, line: 1))
-        }
-        // A table none of whose columns a dive log has (a manifest, a price list) is not one.
-        if format == .csv || format == .csvProfile, (try? CSVDiveReader(path: path, displayName: path))?.layout.understandsNothing == true {
-            throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
-                            at: SourceLocation(file: path, line: 1))
-        }
-        return format
-    }
-
-    private func detectFormat(head: [UInt8], path: String) throws -> FileFormat {
-        try DiveKit.detectFormat(path: path)
     }
 
     private func fileDigest(_ path: String) throws -> (sha256: String, size: Int) {
@@ -242,13 +219,18 @@ struct FileRun {
 
     mutating func run() throws {
         let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
+        // A table none of whose columns a dive log has (a manifest, a price list) is not one.
+        if let csv = reader as? CSVDiveReader, csv.layout.understandsNothing {
+            throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
+                            at: SourceLocation(file: path, line: 1))
+        }
         var sourceID: Int64?
         var index = 0
         var writer: RowWriter?
         while let dive = try reader.next() {
             findings += reader.takeFindings()
             if sourceID == nil { sourceID = try source(reader.header) }
-            if writer == nil { writer = RowWriter(db: db, header: reader.header, file: path) } else { writer = writer!.with(header: reader.header) }
+            if writer == nil { writer = RowWriter(db: db, header: reader.header, file: path) } else { writer!.header = reader.header }
             let plan = try place(dive, index: index, source: sourceID!, writer: &writer!)
             plans.append(plan)
             index += 1
@@ -256,7 +238,7 @@ struct FileRun {
         findings += reader.takeFindings()
         if sourceID == nil { sourceID = try source(reader.header) }
         var w = writer ?? RowWriter(db: db, header: reader.header, file: path)
-        w = w.with(header: reader.header)
+        w.header = reader.header
         try w.allRecords()
         findings += w.findings
     }
@@ -276,9 +258,13 @@ struct FileRun {
             plan.outcome = .alreadyImported(existing: existing)
             return plan
         }
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dive WHERE id = ?)", arguments: [dive.uuid]) == true {
-            try recordSource(dive: dive.uuid, source: source, index: index, from: dive)
-            plan.outcome = .alreadyImported(existing: dive.uuid)
+        // The same dive record read again (another copy of the file, a re-download with other
+        // bytes): known by its id, as a dive or as a source merged into one.
+        if let existing = try String.fetchOne(db, sql: """
+            SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
+            """, arguments: [dive.uuid, dive.uuid]) {
+            try recordSource(dive: existing, source: source, index: index, from: dive)
+            plan.outcome = .alreadyImported(existing: existing)
             return plan
         }
         if let match = try Duplicates.find(dive, source: source, tolerance: options.tolerance, db: db) {
@@ -303,38 +289,7 @@ struct FileRun {
     }
 
     private func recordSource(dive: String, source: Int64, index: Int, from d: Dive) throws {
-        try db.execute(sql: "INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [dive, source, index, d.provenance?.sourceID, d.provenance?.line])
+        try db.execute(sql: "INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [dive, source, index, d.provenance?.sourceID, d.provenance?.line, d.uuid == dive ? nil : d.uuid])
     }
-}
-
-extension RowWriter {
-    /// The same writer reading referenced records from `header` (a CSV file's header grows as
-    /// its rows are read).
-    func with(header: LogbookHeader) -> RowWriter {
-        var w = RowWriter(db: db, header: header, file: file)
-        w.findings = findings
-        return w
-    }
-}
-
-func isDirectory(_ path: String) -> Bool {
-    var isDir: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-}
-
-/// The regular files under `directory`, in name order, hidden entries left out.
-func walkFiles(_ directory: String) -> [String] {
-    let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-    var out: [String] = []
-    for name in names.sorted() where !name.hasPrefix(".") {
-        let path = base + "/" + name
-        if isDirectory(path) {
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil { out += walkFiles(path) }
-        } else {
-            out.append(path)
-        }
-    }
-    return out
 }

@@ -12,11 +12,20 @@ public final class LogbookStore {
     /// Opens the logbook at `path`, creating it when `create` is true and it does not exist.
     public init(path: String, create: Bool = true) throws {
         self.path = path
-        if !create, !FileManager.default.fileExists(atPath: path) {
-            throw DiveError("store.not-found", "there is no logbook at \(path); create one with umilog db init --db \(path)", at: SourceLocation(file: path))
+        if !FileManager.default.fileExists(atPath: path) {
+            guard create else {
+                throw DiveError("store.not-found", "there is no logbook at \(path); create one with umilog db init --db \(path)", at: SourceLocation(file: path))
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                throw DiveError("store.open", "the logbook cannot be created: the folder \(folder) does not exist", at: SourceLocation(file: path))
+            }
         }
+        let existed = FileManager.default.fileExists(atPath: path)
         var config = Configuration()
         config.foreignKeysEnabled = true
+        // Another process writing (the app, a second import) is waited for, not an error.
+        config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             // Crash-safe and fast enough: WAL commits are durable at the next checkpoint.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -26,14 +35,28 @@ public final class LogbookStore {
             })
         }
         do {
-            pool = try DatabasePool(path: path, configuration: config)
+            // An existing file is looked at read-only first: a database that is not a logbook,
+            // or one a newer umilog wrote, is refused untouched.
             let migrator = Schema.migrator()
-            try pool.read { db in
-                if try migrator.hasBeenSuperseded(db) {
+            if existed {
+                var probe = Configuration()
+                probe.readonly = true
+                let state = try DatabaseQueue(path: path, configuration: probe).read { db -> (foreign: Bool, newer: Bool) in
+                    let migrated = try db.tableExists("grdb_migrations")
+                    let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
+                    return (!migrated && tables > 0, try migrated && migrator.hasBeenSuperseded(db))
+                }
+                if state.foreign {
+                    throw DiveError("store.not-a-logbook", "the file is an SQLite database, but not a umilog logbook; it is left as it is", at: SourceLocation(file: path))
+                }
+                if state.newer {
                     throw DiveError("store.newer-schema", "the logbook was written by a newer umilog (its schema has migrations this one does not know); update umilog", at: SourceLocation(file: path))
                 }
             }
-            try migrator.migrate(pool)
+            pool = try DatabasePool(path: path, configuration: config)
+            if try !pool.read(migrator.hasCompletedMigrations) { try migrator.migrate(pool) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw DiveError("store.not-a-logbook", "the file is not a logbook (it is not an SQLite database); it is left as it is", at: SourceLocation(file: path))
         } catch let error as DatabaseError {
             throw DiveError("store.open", "the logbook could not be opened: \(error.message ?? error.description)", at: SourceLocation(file: path))
         }
@@ -71,12 +94,19 @@ public final class LogbookStore {
         }
     }
 
-    /// Runs `body` in one transaction: all of it or none of it.
+    /// Runs `body` in one transaction: all of it or none of it. A database error comes out as
+    /// a ``DiveError`` located at the logbook.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write(body)
+        try located { try pool.write(body) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        try located { try pool.read(body) }
+    }
+
+    func located<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DatabaseError {
+            throw DiveError("store.database", "the logbook could not be read or written: \(e.message ?? e.description)", at: SourceLocation(file: path))
+        }
     }
 }

@@ -10,59 +10,60 @@ struct Merge {
 
     func merge(_ dive: Dive, into id: String, source: Int64, writer: inout RowWriter) throws {
         // Tanks: the same gas in a tank of the same size (or one whose size is not recorded)
-        // is the same tank.
-        let existing = try Row.fetchAll(db, sql: "SELECT position, volume, oxygen, helium, gas_number FROM cylinder WHERE dive_id = ? ORDER BY position", arguments: [id])
+        // is the same tank; a tank whose gas one source did not record is the one in its place,
+        // else the first that fits. Start pressures more than 10 bar apart are two tanks.
+        let existing = try Row.fetchAll(db, sql: "SELECT position, volume, oxygen, helium, gas_number, start_pressure FROM cylinder WHERE dive_id = ? ORDER BY position", arguments: [id])
         var used = Set<Int>()
         var numbers = Set(existing.compactMap { $0["gas_number"] as Int? })
         var nextPosition = (existing.map { $0["position"] as Int }.max() ?? -1) + 1
         var gasMap: [Int: Int] = [:]
-        var added: [Cylinder] = []
-        let existingRows = try Row.fetchAll(db, sql: "SELECT position, start_pressure FROM cylinder WHERE dive_id = ? ORDER BY position", arguments: [id])
-        let startPressures = Dictionary(uniqueKeysWithValues: existingRows.map { ($0["position"] as Int, $0["start_pressure"] as Double?) })
+        /// A gas number the dive's tanks do not use yet: `wanted` when free.
+        func fresh(_ wanted: Int) -> Int {
+            let n = numbers.contains(wanted) ? (numbers.max() ?? -1) + 1 : wanted
+            numbers.insert(n)
+            return n
+        }
         for (k, c) in dive.cylinders.enumerated() {
             func compatible(_ row: Row) -> Bool {
                 let p: Int = row["position"], volume: Double? = row["volume"]
                 guard !used.contains(p), volume == nil || c.volume == nil || volume == c.volume else { return false }
-                guard let a = startPressures[p] ?? nil, let b = c.startPressure else { return true }
+                guard let a = row["start_pressure"] as Double?, let b = c.startPressure else { return true }
                 return abs(a - b) <= 10
             }
-            // The same gas in a tank of the same size is the same tank; a tank whose gas the
-            // new source did not record is the one in its place, else the first that fits.
-            let match: Row?
-            if c.oxygen != nil {
-                match = existing.first { row in
-                    let o2: Double? = row["oxygen"], he: Double? = row["helium"]
-                    return compatible(row) && o2 == c.oxygen && (he ?? 0) == (c.helium ?? 0)
-                }
-            } else {
-                match = existing.first { compatible($0) && ($0["position"] as Int) == k } ?? existing.first(where: compatible)
+            func sameGas(_ row: Row) -> Bool {
+                let o2: Double? = row["oxygen"], he: Double? = row["helium"]
+                return o2 == c.oxygen && (he ?? 0) == (c.helium ?? 0)
             }
+            func unknownGas(_ row: Row) -> Bool { c.oxygen == nil || (row["oxygen"] as Double?) == nil }
+            let match = existing.first { compatible($0) && c.oxygen != nil && sameGas($0) }
+                ?? existing.first { compatible($0) && unknownGas($0) && ($0["position"] as Int) == k }
+                ?? existing.first { compatible($0) && unknownGas($0) }
             if let row = match {
                 let p: Int = row["position"]
                 used.insert(p)
+                var number: Int? = row["gas_number"]
+                if let from = c.gasNumber {
+                    if number == nil { number = fresh(from) }
+                    gasMap[from] = number
+                }
                 try db.execute(sql: """
                     UPDATE cylinder SET volume = coalesce(volume, ?), start_pressure = coalesce(start_pressure, ?), end_pressure = coalesce(end_pressure, ?),
-                      ppo2_limit = coalesce(ppo2_limit, ?), role = coalesce(role, ?), usage = coalesce(usage, ?), gear_id = coalesce(gear_id, ?), gas_name = coalesce(gas_name, ?)
+                      oxygen = coalesce(oxygen, ?), helium = coalesce(helium, ?), ppo2_limit = coalesce(ppo2_limit, ?), gas_number = ?,
+                      role = coalesce(role, ?), usage = coalesce(usage, ?), gear_id = coalesce(gear_id, ?), gas_name = coalesce(gas_name, ?)
                     WHERE dive_id = ? AND position = ?
-                    """, arguments: [c.volume, c.startPressure, c.endPressure, c.ppo2Limit, c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, id, p])
-                if let from = c.gasNumber {
-                    if let to = row["gas_number"] as Int? { gasMap[from] = to } else if !numbers.contains(from) {
-                        try db.execute(sql: "UPDATE cylinder SET gas_number = ? WHERE dive_id = ? AND position = ?", arguments: [from, id, p])
-                        numbers.insert(from)
-                        gasMap[from] = from
-                    }
+                    """, arguments: [c.volume, c.startPressure, c.endPressure, c.oxygen, c.oxygen == nil ? nil : c.helium, c.ppo2Limit, number,
+                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, id, p])
+                if c.extensions != nil {
+                    writer.report(dive, "store.merge-extensions-not-carried", "the extensions of cylinder \(k + 1) of the merged source are not kept: the logbook's tank \(p + 1) stands for it")
                 }
             } else {
                 var copy = c
                 if let from = c.gasNumber {
-                    let to = numbers.contains(from) ? (numbers.max() ?? -1) + 1 : from
-                    numbers.insert(to)
-                    gasMap[from] = to
-                    copy.gasNumber = to
+                    copy.gasNumber = fresh(from)
+                    gasMap[from] = copy.gasNumber
                 }
                 try writer.insertCylinder(copy, dive: id, position: nextPosition)
                 nextPosition += 1
-                added.append(copy)
             }
         }
         // Recordings, their gas numbers renumbered to the dive's tanks.
@@ -82,21 +83,29 @@ struct Merge {
         parts.gearUUIDs = dive.gearUUIDs.filter { !gear.contains($0) }
         let species = Set(try String.fetchAll(db, sql: "SELECT logged_species_id FROM sighting WHERE dive_id = ?", arguments: [id]))
         parts.sightings = dive.sightings.filter { !species.contains($0.speciesUUID) }
-        try writer.insertParts(of: parts, cylinders: [], source: source)
-        // What the logbook's dive does not record.
-        let start = dive.startedAt
-        try db.execute(sql: """
-            UPDATE dive SET number = coalesce(number, ?), site_id = coalesce(site_id, ?), start_time = coalesce(start_time, ?),
-              utc_offset = coalesce(utc_offset, CASE WHEN start_time IS NULL OR start_time = ? THEN ? END),
-              max_depth = coalesce(max_depth, ?), avg_depth = coalesce(avg_depth, ?), bottom_time = coalesce(bottom_time, ?),
-              water_temperature = coalesce(water_temperature, ?), air_temperature = coalesce(air_temperature, ?),
-              visibility = coalesce(visibility, ?), weight = coalesce(weight, ?), notes = coalesce(notes, ?), trip_id = coalesce(trip_id, ?),
-              entry_lat = coalesce(entry_lat, ?), entry_lon = CASE WHEN entry_lat IS NULL THEN ? ELSE entry_lon END
-            WHERE id = ?
-            """, arguments: [dive.number, dive.siteUUIDs.first, start?.time?.description, start?.time?.description, start?.offset?.description,
-                             dive.maxDepth, dive.avgDepth, dive.submergedTime, dive.bottomTemperature, dive.airTemperature,
-                             dive.visibility, dive.weight, dive.notes, dive.tripUUID,
-                             dive.entryPosition?.latitude, dive.entryPosition?.longitude, id])
+        try writer.insertParts(of: parts, appending: true, source: source)
+        // What the logbook's dive does not record: a start time only on the same day, with its
+        // offset and key; a position as a pair.
+        let columns = RowWriter.columns(of: dive).filter { !["date", "tags"].contains($0.0) }
+        let assignments = columns.map { (name, _) -> String in
+            switch name {
+            case "utc_offset", "start_key": return "\(name) = CASE WHEN start_time IS NULL AND date = ? THEN ? ELSE \(name) END"
+            case "start_time": return "start_time = CASE WHEN start_time IS NULL AND date = ? THEN ? ELSE start_time END"
+            case "entry_lon", "exit_lon":
+                let lat = name.replacingOccurrences(of: "lon", with: "lat")
+                return "\(name) = CASE WHEN \(lat) IS NULL THEN ? ELSE \(name) END"
+            default: return "\(name) = coalesce(\(name), ?)"
+            }
+        }
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        for (name, value) in columns {
+            if ["utc_offset", "start_key", "start_time"].contains(name) { arguments.append(dive.startedAt?.date.description) }
+            arguments.append(value)
+        }
+        try db.execute(sql: "UPDATE dive SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
+        if try RowWriter.detail(of: dive) != nil {
+            writer.report(dive, "store.merge-detail-not-carried", "what the merged source records beyond the logbook's columns (its extensions, a course, a contact, other sites) is not added to the logbook's dive")
+        }
         if !dive.tags.isEmpty {
             try db.execute(sql: """
                 UPDATE dive SET tags = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(dive.tags) UNION SELECT value FROM json_each(?)))

@@ -12,6 +12,14 @@ enum Schema {
         var m = DatabaseMigrator()
         m.registerMigration("v1-catalog") { db in try db.execute(sql: catalog) }
         m.registerMigration("v1-logbook") { db in try db.execute(sql: logbook) }
+        // The id the source gave a dive that was merged into another, or skipped as its
+        // duplicate: the same record read again from a changed file is known by it.
+        m.registerMigration("v2-dive-source-uuid") { db in
+            try db.execute(sql: """
+                ALTER TABLE dive_source ADD COLUMN source_uuid TEXT;
+                CREATE INDEX dive_source_uuid ON dive_source(source_uuid);
+                """)
+        }
         return m
     }
 

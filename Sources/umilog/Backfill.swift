@@ -21,8 +21,10 @@ struct Backfill: ParsableCommand {
     func run() throws {
         let report = try open(db, create: false).backfill(BackfillOptions(radius: radius, renumber: renumber, dryRun: dryRun))
         for c in report.changes { print(c.description) }
-        let codes = ["site-matched", "site-ambiguous", "status", "visited", "species-resolved", "renumbered"]
-        let summary = codes.compactMap { code in report.count(code) > 0 ? "\(report.count(code)) \(code)" : nil }
+        for c in report.ambiguous { print("note: " + c.description) }
+        let codes = ["site-matched", "status", "visited", "species-resolved", "renumbered"]
+        var summary = codes.compactMap { code in report.count(code) > 0 ? "\(report.count(code)) \(code)" : nil }
+        if !report.ambiguous.isEmpty { summary.append("\(report.ambiguous.count) left unmatched between two or more sites") }
         printError((dryRun ? "dry run, nothing changed: " : "") + (summary.isEmpty ? "nothing to change" : summary.joined(separator: ", ")))
     }
 }

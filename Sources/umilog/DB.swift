@@ -56,12 +56,7 @@ struct DB: ParsableCommand {
     }
 }
 
-/// Opens a logbook, its errors printed as usage errors are not: they are the file's.
+/// Opens a logbook (an error is the file's: `Umilog.main` prints it located, exit 1).
 func open(_ path: String, create: Bool = true) throws -> LogbookStore {
-    do {
-        return try LogbookStore(path: path, create: create)
-    } catch let e as DiveError {
-        printError(e.description)
-        throw ExitCode(1)
-    }
+    try LogbookStore(path: path, create: create)
 }

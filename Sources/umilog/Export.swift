@@ -46,6 +46,11 @@ struct Export: ParsableCommand {
         }
     }
 
+    private var scopeText: String {
+        [dive.map { "--dive \($0)" }, site.map { "--site \"\($0)\"" }, from.map { "--from \($0)" },
+         (try? parsed.through)?.flatMap { $0 }.map { "--to \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+
     static func day(_ text: String) -> LocalDate? {
         guard let (d, notes) = DiveDateTime.parse(text), notes.dateOnly, d.time == nil else { return nil }
         return d.date
@@ -60,8 +65,11 @@ struct Export: ParsableCommand {
         let (format, through) = try parsed
         let store = try open(db, create: false)
         let scope = ExportScope(diveNumber: dive, site: site, from: from.flatMap(Self.day), through: through)
-        let source: LogbookExport
-        do { source = try LogbookExport(store: store, scope: scope) } catch let e as DiveError { printError(e.description); throw ExitCode(1) }
+        let source = try LogbookExport(store: store, scope: scope)
+        if source.count == 0 && !scope.isAll {
+            printError("\(db): no dive matches \(scopeText); nothing written")
+            throw ExitCode(1)
+        }
         let report = DiveKit.convert(source: source, name: db, options: ConvertOptions(to: format, output: output, units: units), standardOutput: FileSink(fd: 1, path: "-"))
         let findings = report.inputs.flatMap(\.findings)
         for input in report.inputs { if let e = input.error { printError(e.description) } }

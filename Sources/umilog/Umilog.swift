@@ -26,6 +26,10 @@ struct Umilog: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
+        } catch let e as DiveError {
+            // An input or a logbook that cannot be read: located, exit 1 (not bad usage).
+            printError(e.description)
+            Glibc.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -128,6 +128,11 @@ struct UnsupportedInputTests {
         ("ssrf/subsurface__TwoTimesTwo.ssrf", "a Subsurface XML logbook (root element <divelog>)"),
         ("other/divinglog__DivingLog6_export.xml", "a Diving Log XML logbook (root element <Divinglog>)"),
         ("other/divinglog__TestDiveDivingLog5.08.udcf", "a UDCF logbook (root element <PROFILE>)"),
+        ("ssrf/subsurface-v1__subsurface-1.xml", "a Subsurface XML (version 1) logbook (root element <dives>)"),
+        ("other/suunto-dm4__suunto_dm4.xml", "a dive computer XML (Suunto DM4/DM5 or a libdivecomputer dump) logbook (root element <Dive>)"),
+        ("other/divinglog__divinglog_9_dives_1.zxu", "a DAN DL7 (ZXL/ZXU) logbook"),
+        ("other/suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL", "a DAN DL7 (ZXL/ZXU) logbook"),
+        ("json/suunto-app__suunto_ocean_air.json", "a Suunto app DeviceLog JSON logbook"),
     ])
     func aDiveLogInAFormatNotReadYetIsNamed(file: String, named: String) throws {
         let report = convert(inputs: [Paths.corpus + "/" + file], options: ConvertOptions(to: .csv), standardOutput: Capture())

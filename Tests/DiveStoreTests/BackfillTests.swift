@@ -135,3 +135,27 @@ import TestSupport
         _ = near
     }
 }
+
+@Suite struct SpeciesResolutionTests {
+    @Test("a logged common name resolves only to a catalog species of that very name")
+    func exactNames() throws {
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        // A catalog species with an English name of two words or more, and its last word alone.
+        let (full, partial) = try log.store.read { db -> (String, String) in
+            let name = try String.fetchOne(db, sql: "SELECT common_name FROM species WHERE kind = 'catalog' AND common_name LIKE '% %' ORDER BY rowid LIMIT 1")!
+            return (name, String(name.split(separator: " ").last!))
+        }
+        let path = try divejson(["""
+            {"uuid": "e0000000-0000-4000-8000-000000000001", "started_at": "2024-07-01T10:00:00",
+             "sightings": [{"species_uuid": "f0000000-0000-4000-8000-000000000001"}, {"species_uuid": "f0000000-0000-4000-8000-000000000002"}]}
+            """], """
+            "species": [{"uuid": "f0000000-0000-4000-8000-000000000001", "common_name": "\(full.uppercased())"},
+                        {"uuid": "f0000000-0000-4000-8000-000000000002", "common_name": "\(partial)"}]
+            """, in: log.directory, name: "seen.divejson")
+        #expect(log.store.importLogbooks([path]).inserted == 1)
+        let report = try log.store.backfill()
+        #expect(report.count("species-resolved") == 1)
+        #expect(report.changes.contains { $0.code == "species-resolved" && $0.message.hasPrefix(full.uppercased()) })
+    }
+}

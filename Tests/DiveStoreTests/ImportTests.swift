@@ -181,3 +181,117 @@ struct CorpusImportTests {
         }
     }
 }
+
+/// Writes a DiveJSON document of `dives` (JSON objects) and `rest` (more top-level members).
+func divejson(_ dives: [String], _ rest: String = "", in dir: String, name: String) throws -> String {
+    let path = dir + "/" + name
+    let extra = rest.isEmpty ? "" : ", " + rest
+    try """
+    {"format": "divejson", "version": "1.0", "exported_at": "2026-01-01T00:00:00Z", "generator": {"name": "test"},
+     "dives": [\(dives.joined(separator: ",\n"))]\(extra)}
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+@Suite struct ImportRuleTests {
+    @Test("merging gives each of the new source's gas numbers the logbook tank it matched, never another tank's")
+    func mergeGasNumbers() throws {
+        let log = try TemporaryLogbook()
+        // The logbook: air with no gas number, EAN50 as #1.
+        let a = try divejson(["""
+            {"uuid": "a0000000-0000-4000-8000-000000000001", "started_at": "2024-05-01T10:00:00", "submerged_time": 2400, "max_depth": 20,
+             "cylinders": [{"oxygen": 21, "volume": 12}, {"oxygen": 50, "volume": 7, "gas_number": 1}]}
+            """], in: log.directory, name: "a.divejson")
+        // The second computer: air #1, EAN50 #2, a pressure on each, a switch to air at 0 s.
+        let b = try divejson(["""
+            {"uuid": "b0000000-0000-4000-8000-000000000001", "started_at": "2024-05-01T10:02:00", "submerged_time": 2430, "max_depth": 20.3,
+             "cylinders": [{"oxygen": 21, "gas_number": 1}, {"oxygen": 50, "gas_number": 2}],
+             "recordings": [{"device": {"model": "B"}, "profile": {"duration": 60000,
+               "depth": {"times": [0, 60000], "values": [0, 100]},
+               "pressures": [{"times": [0], "values": [2000], "gas_number": 1}, {"times": [0], "values": [2050], "gas_number": 2}],
+               "events": [{"time": 0, "type": "gas_switch", "gas_number": 1}]}}]}
+            """], in: log.directory, name: "b.divejson")
+        _ = log.store.importLogbooks([a])
+        let report = log.store.importLogbooks([b], options: ImportOptions(onDuplicate: .merge))
+        #expect(report.merged == 1)
+        let export = try LogbookExport(store: log.store)
+        let dive = try #require(try export.next())
+        let air = try #require(dive.cylinders.first { $0.oxygen == 21 }?.gasNumber)
+        let nitrox = try #require(dive.cylinders.first { $0.oxygen == 50 }?.gasNumber)
+        #expect(air != nitrox)
+        #expect(dive.cylinders.count == 2)
+        let profile = try #require(dive.recordings.first { $0.device?.model == "B" }?.profile)
+        #expect(profile.pressures.first { $0.series.values == [2000] }?.gasNumber == air)
+        #expect(profile.pressures.first { $0.series.values == [2050] }?.gasNumber == nitrox)
+        #expect(profile.events.first?.gasNumber == air)
+    }
+
+    @Test("a dive logged with its date only is the duplicate of that day's dive when depth and duration agree")
+    func dateOnlyDuplicates() throws {
+        let log = try TemporaryLogbook()
+        let timed = try divejson(["""
+            {"uuid": "c0000000-0000-4000-8000-000000000001", "started_at": "2024-06-01T10:02:00", "submerged_time": 2400, "max_depth": 18}
+            """], in: log.directory, name: "timed.divejson")
+        let dated = try divejson(["""
+            {"uuid": "c0000000-0000-4000-8000-000000000002", "started_at": "2024-06-01", "submerged_time": 2450, "max_depth": 18.2},
+            {"uuid": "c0000000-0000-4000-8000-000000000003", "started_at": "2024-06-01", "submerged_time": 900, "max_depth": 5}
+            """], in: log.directory, name: "dated.divejson")
+        _ = log.store.importLogbooks([timed])
+        let report = log.store.importLogbooks([dated], options: ImportOptions(onDuplicate: .merge))
+        #expect(report.merged == 1 && report.inserted == 1)
+        // And the other way round: the timed dive finds the date-only one.
+        let other = try TemporaryLogbook()
+        _ = other.store.importLogbooks([dated])
+        #expect(other.store.importLogbooks([timed]).duplicates == 1)
+    }
+
+    @Test("a merged source read again from a changed file adds nothing")
+    func mergedSourceAgain() throws {
+        let log = try TemporaryLogbook()
+        _ = log.store.importLogbooks([Paths.samples + "/pair"], options: ImportOptions(onDuplicate: .merge))
+        let before = try log.count("recording")
+        let changed = log.directory + "/computer-b-again.csv"
+        try (String(contentsOfFile: Paths.samples + "/pair/computer-b.csv", encoding: .utf8) + "\r\n").write(toFile: changed, atomically: true, encoding: .utf8)
+        let again = log.store.importLogbooks([changed], options: ImportOptions(onDuplicate: .merge))
+        #expect(again.alreadyImported == 4 && again.merged == 0)
+        #expect(try log.count("recording") == before)
+    }
+
+    @Test("a value the logbook's checks refuse is left out and reported; the file's dives still import")
+    func refusedValues() throws {
+        let log = try TemporaryLogbook()
+        let path = try divejson(["""
+            {"uuid": "d0000000-0000-4000-8000-000000000001", "started_at": "2024-07-01T10:00:00", "rating": 7, "max_depth": 22,
+             "entry_position": {"latitude": 95, "longitude": 10}}
+            """], in: log.directory, name: "odd.divejson")
+        let report = log.store.importLogbooks([path])
+        #expect(report.inserted == 1)
+        let refused = report.files[0].findings.filter { $0.code == "store.value-refused" }
+        #expect(refused.count == 2)
+        #expect(refused.contains { $0.message.contains("rating 7") })
+        #expect(try log.store.read { db in try Int.fetchOne(db, sql: "SELECT rating FROM dive") } == nil)
+    }
+
+    @Test("--map makes a table a dive log for import as for convert")
+    func mapReachesClassification() throws {
+        let log = try TemporaryLogbook()
+        let path = log.directory + "/odd.csv"
+        try "Foo,Bar\n2024-01-02,18\n2024-01-03,21\n".write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .skipped = log.store.importLogbooks([path]).files[0].status else { Issue.record("not skipped without --map"); return }
+        let options = try CSVReadOptions.from(dateOrder: nil, startedAt: nil, maps: ["Foo=date", "Bar=max_depth:m"], mappingFile: nil, strict: false)
+        #expect(log.store.importLogbooks([path], options: ImportOptions(csv: options)).inserted == 2)
+    }
+
+    @Test("an SQLite file that is not a logbook is refused and left as it is")
+    func foreignDatabase() throws {
+        let dir = NSTemporaryDirectory() + "umilog-foreign-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/other.sqlite"
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        #expect(throws: DiveError.self) { _ = try LogbookStore(path: path, create: false) }
+        #expect(throws: DiveError.self) { _ = try LogbookStore(path: path) }
+        let tables = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema") }
+        #expect(tables == ["notes"])
+    }
+}
