@@ -166,6 +166,12 @@ public struct CSVColumnMeaning: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     /// Reads `field[#index][:unit]`, the spelling of ``description``.
+    /// False when the unit measures something else than the field holds (`max_depth:bar`).
+    public var unitFits: Bool {
+        guard let unit, let d = CSVColumnDictionary.dimension(of: field) else { return true }
+        return unit.dimension == d
+    }
+
     public init?(mapping text: String) {
         var rest = Substring(text.trimmingWhitespace())
         var unit: CSVUnit?

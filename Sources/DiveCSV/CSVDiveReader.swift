@@ -92,6 +92,7 @@ public final class CSVDiveReader: DiveSource {
         var firstRow: [String]?
         var firstRowNumber = 0, firstLine = 0
         while try tokenizer.next() {
+            try Self.refuseUnclosedQuote(tokenizer, file: name)
             if tokenizer.row <= dialect.preambleRecords {
                 preamble.append(tokenizer.fields())
                 continue
@@ -159,6 +160,14 @@ public final class CSVDiveReader: DiveSource {
         header.sourceFormat = "csv"
     }
 
+    /// A quote that is never closed takes the rest of the file into one field: that is not a
+    /// table to read dives from (`umilog validate` shows the same place).
+    static func refuseUnclosedQuote(_ t: CSVTokenizer, file: String) throws {
+        guard t.hasIssues, let issue = t.issues.first(where: { $0.kind == .unterminatedQuote }) else { return }
+        throw DiveError("csv.unterminated-quote", "a quote opened here is never closed, so the rest of the file would be one field; close it or remove it",
+                        at: SourceLocation(file: file, line: issue.line, column: issue.column))
+    }
+
     /// `1 October or 10 January` for `10/1/13`.
     private static func both(_ example: String?) -> String {
         guard let e = example, let d = CSVValues.date(Substring(e), order: .dmy), let m = CSVValues.date(Substring(e), order: .mdy) else { return "ambiguous" }
@@ -179,6 +188,7 @@ public final class CSVDiveReader: DiveSource {
             return p
         }
         while try tokenizer.next() {
+            try Self.refuseUnclosedQuote(tokenizer, file: file)
             if tokenizer.isBlank { continue }
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }

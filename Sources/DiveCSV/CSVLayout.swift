@@ -239,6 +239,13 @@ public struct CSVLayout: Sendable {
             problem = DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
                             at: SourceLocation(file: file))
         }
+        if firstRow == nil {
+            if header == nil {
+                problem = DiveError("csv.empty", "the file holds no table (no header, no rows)", at: SourceLocation(file: file))
+            } else {
+                findings.append(Finding(.absent, "csv.no-rows", "the table has a header and no rows: no dives", at: SourceLocation(file: file)))
+            }
+        }
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
                          sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys,
                          problem: problem)

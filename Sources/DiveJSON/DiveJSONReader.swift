@@ -29,7 +29,7 @@ public final class DiveJSONReader: DiveSource {
         displayName = name
         self.document = document
         guard document.isObject else {
-            throw DiveError("divejson.not-an-object", "a DiveJSON document is a JSON object; this file holds a \(document.typeName)", at: SourceLocation(file: name, line: document.line, column: document.column))
+            throw DiveError("divejson.not-an-object", "a DiveJSON document is a JSON object; this file holds \(document.typeNameWithArticle)", at: SourceLocation(file: name, line: document.line, column: document.column))
         }
         guard document["format"]?.string == "divejson" else {
             throw DiveError("divejson.not-divejson", "the JSON has no \"format\": \"divejson\", so it is not a DiveJSON document", at: SourceLocation(file: name, line: document.line, column: document.column))
@@ -66,7 +66,7 @@ public final class DiveJSONReader: DiveSource {
     /// Reads `node` as an object, or reports it and gives `nil` when it is something else.
     fileprivate func object(_ node: JSONNode, _ path: String) -> Fields? {
         guard node.isObject else {
-            report(.dropped, "divejson.wrong-type", "should be an object but is a \(node.typeName); not read", path, line: node.line, column: node.column)
+            report(.dropped, "divejson.wrong-type", "should be an object but is \(node.typeNameWithArticle); not read", path, line: node.line, column: node.column)
             return nil
         }
         return Fields(node: node, path: path, reader: self)
@@ -619,7 +619,7 @@ private struct Fields {
     }
 
     func wrongType(_ v: JSONNode, _ name: String, _ expected: String) {
-        reader.report(.dropped, "divejson.wrong-type", "\"\(name)\" should be \(expected) but is a \(v.typeName); not read",
+        reader.report(.dropped, "divejson.wrong-type", "\"\(name)\" should be \(expected) but is \(v.typeNameWithArticle); not read",
                       path + "." + name, line: v.line, column: v.column)
     }
 

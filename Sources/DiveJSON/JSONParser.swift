@@ -58,6 +58,15 @@ public struct JSONNode: Sendable, Hashable {
         case .null: return "null"
         }
     }
+
+    /// The type's name with its article, for messages: `an object`, `a string`, `null`.
+    public var typeNameWithArticle: String {
+        switch value {
+        case .object, .array: return "an \(typeName)"
+        case .null: return "null"
+        default: return "a \(typeName)"
+        }
+    }
 }
 
 /// A member name that occurs twice in one object: most parsers keep the last silently.

@@ -57,15 +57,19 @@ public struct CSVInspection: Sendable {
 
 /// Reads `path` as CSV far enough to say how it is understood, and its first `rows` dives.
 public func inspectCSV(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions(), dives count: Int = 3) throws -> CSVInspection {
-    let reader = try CSVDiveReader(path: path, displayName: displayName, options: options)
-    var dives: [Dive] = []
-    var error: DiveError?
-    do {
-        while dives.count < count, let d = try reader.next() { dives.append(d) }
-    } catch let e as DiveError {
-        error = e
+    // Standard input is spooled first: the reader reads the file twice (the date order).
+    try withInputFile(path) { file in
+        let name = displayName ?? (path == "-" ? "<stdin>" : path)
+        let reader = try CSVDiveReader(path: file, displayName: name, options: options)
+        var dives: [Dive] = []
+        var error: DiveError?
+        do {
+            while dives.count < count, let d = try reader.next() { dives.append(d) }
+        } catch let e as DiveError {
+            error = e
+        }
+        return CSVInspection(file: name, layout: reader.layout, dives: dives, findings: reader.takeFindings(), error: error)
     }
-    return CSVInspection(file: displayName ?? path, layout: reader.layout, dives: dives, findings: reader.takeFindings(), error: error)
 }
 
 extension String {

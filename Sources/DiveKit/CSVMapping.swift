@@ -35,12 +35,12 @@ public struct CSVMapping: Sendable {
         }
         var mapping = CSVMapping()
         if let order = doc["date_order"] {
-            guard let s = order.string, let o = DateOrder(rawValue: s) else { throw fail("\"date_order\" is \"dmy\", \"mdy\" or \"ymd\"", order) }
+            guard let s = order.string, let o = DateOrder(rawValue: s), o != .ymd else { throw fail("\"date_order\" is \"dmy\" or \"mdy\"", order) }
             mapping.dateOrder = o
         }
         guard let columns = doc["columns"], columns.isObject else { throw fail("a mapping has a \"columns\" object", doc["columns"] ?? doc) }
         for m in columns.members {
-            guard let text = m.value.string, let meaning = CSVColumnMeaning(mapping: text) else {
+            guard let text = m.value.string, let meaning = CSVColumnMeaning(mapping: text), meaning.unitFits else {
                 throw fail("\"\(m.name)\": \(m.value.string.map { "\"\($0)\"" } ?? m.value.typeName) is not FIELD[#CYLINDER][:UNIT] (fields: \(CSVField.allCases.map(\.rawValue).joined(separator: ", ")))", m.value)
             }
             mapping.columns.append((m.name, meaning))
@@ -74,6 +74,9 @@ public func parseColumnMap(_ argument: String) throws -> (name: String, meaning:
     guard let meaning = CSVColumnMeaning(mapping: String(argument[argument.index(after: eq)...])) else {
         throw DiveError("usage.map", "--map '\(argument)': \"\(argument[argument.index(after: eq)...])\" is not FIELD[#CYLINDER][:UNIT]; fields: \(CSVField.allCases.map(\.rawValue).joined(separator: ", ")); units: \(CSVUnit.allCases.map(\.rawValue).joined(separator: ", "))", at: SourceLocation())
     }
+    guard meaning.unitFits else {
+        throw DiveError("usage.map", "--map '\(argument)': \(meaning.unit!.rawValue) does not measure what \(meaning.field.rawValue) holds", at: SourceLocation())
+    }
     return (name, meaning)
 }
 
@@ -84,12 +87,12 @@ extension CSVReadOptions {
         var options = CSVReadOptions(strict: strict)
         if let file = mappingFile {
             let m = try CSVMapping.load(path: file)
-            for c in m.columns { options.columns[c.name.lowercased()] = c.meaning }
+            for c in m.columns { options.columns[c.name.folded] = c.meaning }
             options.dateOrder = m.dateOrder
         }
         for argument in maps {
             let (name, meaning) = try parseColumnMap(argument)
-            options.columns[name.lowercased()] = meaning
+            options.columns[name.folded] = meaning
         }
         if let dateOrder { options.dateOrder = dateOrder }
         if let s = startedAt {

@@ -28,4 +28,11 @@ struct CSVInputOptions: ParsableArguments {
     }
 }
 
-extension DateOrder: ExpressibleByArgument {}
+/// Only the two orders a day and a month can be in: a year first is never ambiguous.
+extension DateOrder: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let order = DateOrder(rawValue: argument), order != .ymd else { return nil }
+        self = order
+    }
+    public static var allValueStrings: [String] { ["dmy", "mdy"] }
+}

@@ -9,20 +9,17 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The file to inspect (- for standard input).")
     var file: String
 
-    @Option(help: "Input format, instead of sniffing it (uddf or json).")
+    @Option(help: "Input format, instead of sniffing it (uddf, json or csv).")
     var from: FileFormat?
 
     @Flag(name: .shortAndLong, help: "Also list the findings.")
     var verbose = false
 
+    @OptionGroup(title: "CSV input")
+    var csv: CSVInputOptions
+
     func run() throws {
-        let s: InspectSummary
-        do {
-            s = try DiveKit.inspect(path: file, format: from)
-        } catch let e as DiveError {
-            printError(e.description)
-            throw ExitCode(1)
-        }
+        let s = try DiveKit.inspect(path: file, format: from, csv: csv.readOptions())
         print(renderInspect(s))
         if verbose {
             for line in renderFindings(s.findings, perCode: Int.max) { print(line) }

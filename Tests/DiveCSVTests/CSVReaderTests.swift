@@ -307,3 +307,22 @@ struct CSVPlainNumberTests {
         #expect(plain("-0")?.sign == .minus)
     }
 }
+
+@Suite struct CSVRefusalTests {
+    @Test("a quote never closed stops the file at its place, instead of swallowing the rest into a note")
+    func unclosedQuote() throws {
+        let error = try #require(throws: DiveError.self) {
+            _ = try readCSVText("Date,Depth,Notes\n2024-01-01,18,\"fine\"\n2024-01-02,20,\"oops\n2024-01-03,22,x\n")
+        }
+        #expect(error.code == "csv.unterminated-quote")
+        #expect(error.location.line == 3 && error.location.column == 15)
+    }
+
+    @Test("a file with no table is an error; a header with no rows is no dives, said")
+    func emptyTables() throws {
+        #expect(try #require(throws: DiveError.self) { _ = try readCSVText("# only a comment\n") }.code == "csv.empty")
+        let headerOnly = try readCSVText("Date,Depth\n")
+        #expect(headerOnly.dives.isEmpty)
+        #expect(headerOnly.findings.map(\.code).contains("csv.no-rows"))
+    }
+}

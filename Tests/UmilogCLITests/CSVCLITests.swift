@@ -30,4 +30,19 @@ import TestSupport
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("is not FIELD[#CYLINDER][:UNIT]"))
     }
+
+    /// Only dmy and mdy are orders a user can give; inspect takes the CSV options its
+    /// messages name; csv inspect reads standard input whole.
+    @Test func csvOptionsEverywhere() throws {
+        let ymd = try umilog(["convert", "Samples/csv/ambiguous-dates.csv", "--to", "csv", "--date-order", "ymd"])
+        #expect(ymd.status == 2)
+        #expect(ymd.stderr.contains("Please provide one of 'dmy' and 'mdy'"))
+        let inspected = try umilog(["inspect", "Samples/csv/ambiguous-dates.csv", "--date-order", "dmy"])
+        #expect(inspected.status == 0)
+        #expect(inspected.stdout.contains("dives:      3"))
+        let text = try String(contentsOfFile: "Samples/csv/ambiguous-dates.csv", encoding: .utf8)
+        let piped = try umilog(["csv", "inspect", "-", "--date-order", "dmy"], stdin: text)
+        #expect(piped.status == 0)
+        #expect(piped.stdout.contains("  #1, 2023-04-03T09:10:00, max 18.288 m, 42:00"))
+    }
 }
