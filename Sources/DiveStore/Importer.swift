@@ -218,6 +218,19 @@ struct FileRun {
     }
 
     mutating func run() throws {
+        // The same bytes imported before: their dives are all in the logbook already, and the
+        // file need not be read again.
+        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [digest.sha256]) {
+            plans = try Row.fetchAll(db, sql: """
+                SELECT s.record_index, s.dive_id, d.date, d.start_time, d.utc_offset FROM dive_source s JOIN dive d ON d.id = s.dive_id
+                WHERE s.source_file_id = ? ORDER BY s.record_index
+                """, arguments: [known]).map { r in
+                let id: String = r["dive_id"]
+                return DivePlan(diveID: id, start: RowReader.start(date: r["date"], time: r["start_time"], offset: r["utc_offset"])?.description,
+                                index: r["record_index"], outcome: .alreadyImported(existing: id))
+            }
+            return
+        }
         let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
         // A table none of whose columns a dive log has (a manifest, a price list) is not one.
         if let csv = reader as? CSVDiveReader, csv.layout.understandsNothing {
