@@ -248,8 +248,12 @@ extension DecimalNumber {
 }
 
 extension DecimalNumber: Comparable {
+    /// Compares significands brought to one exponent (no sum, no normalising: this runs
+    /// for every sample a reader checks); past 18 digits, as doubles.
     public static func < (lhs: DecimalNumber, rhs: DecimalNumber) -> Bool {
-        if let d = lhs.subtracting(rhs) { return d.significand < 0 }
+        if lhs.exponent == rhs.exponent { return lhs.significand < rhs.significand }
+        let e = Swift.min(lhs.exponent, rhs.exponent)
+        if let a = scale(lhs.significand, by: lhs.exponent - e), let b = scale(rhs.significand, by: rhs.exponent - e) { return a < b }
         return lhs.doubleValue < rhs.doubleValue
     }
 }

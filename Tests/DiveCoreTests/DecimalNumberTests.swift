@@ -63,3 +63,18 @@ import Testing
         #expect(!(try #require(DecimalNumber("1.0")) < DecimalNumber(1)))
     }
 }
+
+@Suite struct DecimalOrderTests {
+    @Test("order across exponents, signs and magnitudes past 18 digits")
+    func order() {
+        func d(_ s: String) -> DecimalNumber { DecimalNumber(s)! }
+        #expect(d("1.5") < d("2"))
+        #expect(d("-1") < d("0.5"))
+        #expect(!(d("12.50") < d("12.5")) && !(d("12.5") < d("12.50")))
+        #expect(d("0.001") < d("0.01"))
+        #expect(d("-0.01") < d("-0.001"))
+        #expect(d("2") < d("1e200"))
+        #expect(d("-1e200") < d("-2"))
+        #expect(d("283.15") < d("283.2"))
+    }
+}
