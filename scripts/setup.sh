@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs the system libraries umilog needs (Debian/Ubuntu), if they are missing.
 set -euo pipefail
+command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 (https://swift.org/install) first" >&2; exit 1; }
 missing=()
 for pkg in libxml2-dev libsqlite3-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: ${missing[*]} must be installed, as root (sudo is not available)" >&2; exit 1; }
+    sudo="sudo"
+  fi
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  # env, not a prefix: sudo would clear the variable.
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
