@@ -190,9 +190,15 @@ struct Backfill {
             ambiguous.append(BackfillChange(code: "site-ambiguous", message: "\(label): \(near.count) sites lie within \(Int(radius)) m; not matched"))
             return nil
         }
-        // A named site with no position of its own may still be it; one with a position far away is not.
-        let unplaced = try named.filter { try Double.fetchOne(db, sql: "SELECT lat FROM site WHERE id = ?", arguments: [$0]) == nil }
-        return unplaced.count == 1 ? unplaced[0] : nil
+        // A site of the same name is it when it lies in the same waters — within 10 km (a log
+        // often holds the harbour's or the boat's position) — or has no position of its own;
+        // one far away is another place of that name ("Blue Hole": Dahab, Gozo, Belize).
+        let plausible = try named.filter { id in
+            guard let r = try Row.fetchOne(db, sql: "SELECT lat, lon FROM site WHERE id = ?", arguments: [id]),
+                  let la: Double = r["lat"], let lo: Double = r["lon"] else { return true }
+            return Self.distance(lat, lon, la, lo) <= max(Self.sameWaters, radius)
+        }
+        return plausible.count == 1 ? plausible[0] : nil
     }
 
     /// Catalog and user sites within the radius, nearest first.
@@ -205,6 +211,9 @@ struct Backfill {
         return rows.map { ($0["id"] as String, Self.distance(lat, lon, $0["lat"], $0["lon"])) }
             .filter { $0.1 <= radius }.sorted { $0.1 < $1.1 }.map(\.0)
     }
+
+    /// How far a site of the same name may lie from a dive's position and still be its site.
+    static let sameWaters = 10_000.0
 
     /// Great-circle distance in metres (haversine, mean Earth radius).
     static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

@@ -159,3 +159,30 @@ import TestSupport
         #expect(report.changes.contains { $0.code == "species-resolved" && $0.message.hasPrefix(full.uppercased()) })
     }
 }
+
+@Suite struct NameDistanceTests {
+    @Test("a site of the dive's site's name matches within 10 km, not farther")
+    func sameWaters() throws {
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        let (name, lat, lon) = try log.store.read { db -> (String, Double, Double) in
+            let r = try Row.fetchOne(db, sql: """
+                SELECT name, lat, lon FROM site s WHERE kind = 'catalog'
+                  AND (SELECT count(*) FROM site t WHERE umilog_fold(t.name) = umilog_fold(s.name)) = 1 ORDER BY rowid LIMIT 1
+                """)!
+            return (r["name"], r["lat"], r["lon"])
+        }
+        // 0.05° of latitude is 5.6 km; 0.5° is 56 km.
+        let path = try divejson(["""
+            {"uuid": "a1000000-0000-4000-8000-000000000001", "started_at": "2024-07-01T10:00:00", "site_uuids": ["a2000000-0000-4000-8000-000000000001"]},
+            {"uuid": "a1000000-0000-4000-8000-000000000002", "started_at": "2024-07-02T10:00:00", "site_uuids": ["a2000000-0000-4000-8000-000000000002"]}
+            """], """
+            "sites": [{"uuid": "a2000000-0000-4000-8000-000000000001", "name": "\(name)", "position": {"latitude": \(lat + 0.05), "longitude": \(lon)}},
+                      {"uuid": "a2000000-0000-4000-8000-000000000002", "name": "\(name)", "position": {"latitude": \(lat + 0.5), "longitude": \(lon)}}]
+            """, in: log.directory, name: "named.divejson")
+        #expect(log.store.importLogbooks([path]).inserted == 2)
+        let report = try log.store.backfill()
+        #expect(report.count("site-matched") == 1)
+        #expect(try log.store.pendingDives().map(\.id) == ["a1000000-0000-4000-8000-000000000002"])
+    }
+}
