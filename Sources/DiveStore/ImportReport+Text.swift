@@ -1,4 +1,5 @@
 import DiveCore
+import DiveKit
 
 /// The lines `umilog import` prints: per file what it was, then per dive what happened (or,
 /// in a dry run, would happen), then findings. A file that failed is left to the caller, which
@@ -33,9 +34,8 @@ public func renderImport(_ report: ImportReport, verbose: Bool) -> [String] {
                 out.append("  dive \(d.index + 1) \(d.start ?? "(no start)"): \(what)")
             }
         }
-        if verbose {
-            for f in file.findings { out.append("  " + f.description) }
-        }
+        // As convert prints them: the first three of each kind, then how many more.
+        if verbose { out += renderFindings(file.findings).map { "  " + $0 } }
     }
     return out
 }
