@@ -2868,7 +2868,8 @@ extension LogbookStore {
       "id": "aetobatus-narinari",
       "scientific_name": "Aetobatus narinari",
       "common_names": [
-        "Spotted eagle ray"
+        "Spotted eagle ray",
+        "Whitespotted eagle ray"
       ],
       "aphia_id": 217426,
       "rarity": "uncommon",
@@ -2914,8 +2915,7 @@ extension LogbookStore {
       "id": "amphiprion-ocellaris",
       "scientific_name": "Amphiprion ocellaris",
       "common_names": [
-        "Clown anemonefish",
-        "Clownfish"
+        "Clown anemonefish"
       ],
       "aphia_id": 278400,
       "rarity": "common",
@@ -3018,7 +3018,8 @@ extension LogbookStore {
       "id": "bolbometopon-muricatum",
       "scientific_name": "Bolbometopon muricatum",
       "common_names": [
-        "Bumphead parrotfish"
+        "Bumphead parrotfish",
+        "Green humphead parrotfish"
       ],
       "aphia_id": 219074,
       "rarity": "uncommon",
@@ -3178,7 +3179,8 @@ extension LogbookStore {
       "id": "carcharodon-carcharias",
       "scientific_name": "Carcharodon carcharias",
       "common_names": [
-        "White shark"
+        "White shark",
+        "Great white shark"
       ],
       "aphia_id": 105838,
       "regions": [
@@ -3270,7 +3272,8 @@ extension LogbookStore {
       "id": "chaetodon-fasciatus",
       "scientific_name": "Chaetodon fasciatus",
       "common_names": [
-        "Red Sea raccoon butterflyfish"
+        "Red Sea raccoon butterflyfish",
+        "Diagonal butterflyfish"
       ],
       "aphia_id": 218737,
       "regions": [
@@ -3361,7 +3364,8 @@ extension LogbookStore {
       "id": "chromis-viridis",
       "scientific_name": "Chromis viridis",
       "common_names": [
-        "Blue-green chromis"
+        "Blue-green chromis",
+        "Green chromis"
       ],
       "aphia_id": 212811,
       "regions": [
@@ -3384,7 +3388,8 @@ extension LogbookStore {
       "id": "coris-gaimard",
       "scientific_name": "Coris gaimard",
       "common_names": [
-        "Yellowtail coris"
+        "Yellowtail coris",
+        "Yellowtail wrasse"
       ],
       "aphia_id": 218960,
       "regions": [
@@ -3614,8 +3619,7 @@ extension LogbookStore {
       "id": "gymnothorax-javanicus",
       "scientific_name": "Gymnothorax javanicus",
       "common_names": [
-        "Giant moray",
-        "Giant Moray Eel"
+        "Giant moray"
       ],
       "aphia_id": 217502,
       "rarity": "common",
@@ -3773,7 +3777,8 @@ extension LogbookStore {
       "id": "mobula-birostris",
       "scientific_name": "Mobula birostris",
       "common_names": [
-        "Giant manta ray"
+        "Giant manta ray",
+        "Giant oceanic manta ray"
       ],
       "aphia_id": 1026118,
       "rarity": "uncommon",
@@ -3786,7 +3791,8 @@ extension LogbookStore {
       "id": "mobula-mobular",
       "scientific_name": "Mobula mobular",
       "common_names": [
-        "Devil fish"
+        "Devil fish",
+        "Spinetail devil ray"
       ],
       "aphia_id": 105858,
       "regions": [
@@ -3955,7 +3961,8 @@ extension LogbookStore {
       "id": "paracirrhites-forsteri",
       "scientific_name": "Paracirrhites forsteri",
       "common_names": [
-        "Freckled hawkfish"
+        "Freckled hawkfish",
+        "Blackside hawkfish"
       ],
       "aphia_id": 218867,
       "regions": [
@@ -4101,7 +4108,8 @@ extension LogbookStore {
       "id": "pterois-antennata",
       "scientific_name": "Pterois antennata",
       "common_names": [
-        "Spotfin lionfish"
+        "Spotfin lionfish",
+        "Broadbarred firefish"
       ],
       "aphia_id": 218081,
       "regions": [
@@ -4112,8 +4120,7 @@ extension LogbookStore {
       "id": "pterois-volitans",
       "scientific_name": "Pterois volitans",
       "common_names": [
-        "Red lionfish",
-        "Common Lionfish"
+        "Red lionfish"
       ],
       "aphia_id": 159559,
       "rarity": "common",
@@ -4125,7 +4132,8 @@ extension LogbookStore {
       "id": "pygoplites-diacanthus",
       "scientific_name": "Pygoplites diacanthus",
       "common_names": [
-        "Regal angelfish"
+        "Regal angelfish",
+        "Royal angelfish"
       ],
       "aphia_id": 211773,
       "regions": [
@@ -4161,6 +4169,7 @@ extension LogbookStore {
       "id": "rhinecanthus-assasi",
       "scientific_name": "Rhinecanthus assasi",
       "common_names": [
+        "Arabian Picasso triggerfish",
         "Picasso triggerfish"
       ],
       "aphia_id": 219887,
@@ -4238,7 +4247,7 @@ extension LogbookStore {
       "id": "sparisoma-cretense",
       "scientific_name": "Sparisoma cretense",
       "common_names": [
-        "Parrotfish"
+        "Mediterranean parrotfish"
       ],
       "aphia_id": 231441,
       "regions": [
@@ -4299,7 +4308,8 @@ extension LogbookStore {
       "id": "squatina-squatina",
       "scientific_name": "Squatina squatina",
       "common_names": [
-        "Angel shark"
+        "Angel shark",
+        "Angelshark"
       ],
       "aphia_id": 105928,
       "regions": [
@@ -4461,7 +4471,8 @@ extension LogbookStore {
       "id": "zebrasoma-scopas",
       "scientific_name": "Zebrasoma scopas",
       "common_names": [
-        "Brushtail tang"
+        "Brushtail tang",
+        "Brown tang"
       ],
       "aphia_id": 219679,
       "regions": [

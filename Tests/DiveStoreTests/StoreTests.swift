@@ -40,6 +40,30 @@ final class TemporaryLogbook {
         }
     }
 
+    /// Where the dives and recordings came from, by file digest (row ids differ between two
+    /// logbooks), leaving out the rows of the file whose digest is `file`.
+    func provenance(except file: String? = nil) throws -> [String: [String]] {
+        try store.read { db in
+            let queries = [
+                "source_file": "SELECT sha256 AS file, name, format, generator, generator_version, size FROM source_file",
+                "dive_source": "SELECT f.sha256 AS file, s.dive_id, s.record_index, s.record_id, s.line, s.source_uuid FROM dive_source s JOIN source_file f ON f.id = s.source_file_id",
+                "recording": "SELECT f.sha256 AS file, r.dive_id, r.position FROM recording r LEFT JOIN source_file f ON f.id = r.source_file_id",
+            ]
+            var out: [String: [String]] = [:]
+            for (table, sql) in queries {
+                out[table] = try Row.fetchAll(db, sql: sql).filter { file == nil || ($0["file"] as String?) != file }.map { row in
+                    row.columnNames.map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: "|")
+                }.sorted()
+            }
+            return out
+        }
+    }
+
+    /// The digest of the imported file called `name`.
+    func digest(ofFile name: String) throws -> String? {
+        try store.read { db in try String.fetchOne(db, sql: "SELECT sha256 FROM source_file WHERE name = ?", arguments: [name]) }
+    }
+
     func count(_ table: String) throws -> Int {
         try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
     }
@@ -67,6 +91,34 @@ final class TemporaryLogbook {
     func embeddedCatalog() throws {
         let file = try String(contentsOfFile: Paths.root + "/Sources/DiveStore/Resources/catalog.json", encoding: .utf8)
         #expect(LogbookStore.catalogText + "\n" == file, "run scripts/embed-schema.sh")
+    }
+
+    @Test("every species' common names are those species-names.tsv lists with the pages that state them, and no two species share one")
+    func speciesNameSources() throws {
+        let tsv = try String(contentsOfFile: Paths.root + "/Sources/DiveStore/Resources/species-names.tsv", encoding: .utf8)
+        var sourced: [String: (names: [String], pages: [String])] = [:]
+        for line in tsv.split(separator: "\n").dropFirst(2) {
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cells.count == 3 else { Issue.record("not three cells: \(line)"); continue }
+            sourced[cells[0]] = (cells[1].components(separatedBy: "; "), cells[2].split(separator: " ").map(String.init))
+        }
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        let species = try log.store.read { db in try Row.fetchAll(db, sql: "SELECT id, names FROM species WHERE kind = 'catalog'") }
+        #expect(species.count == sourced.count)
+        var seen: [String: String] = [:]
+        for row in species {
+            let names = RowReader.strings(row["names"])
+            let id: String = row["id"]
+            let entry = sourced.first { LogbookStore.catalogID("species", $0.key) == id }
+            #expect(entry?.value.names == names, "\(names)")
+            #expect(entry.map { !$0.value.pages.isEmpty && $0.value.pages.allSatisfy { $0.hasPrefix("http") } } == true)
+            for n in names {
+                let key = Names.normalized(n)
+                #expect(seen[key] == nil, "\(n) names two species")
+                seen[key] = id
+            }
+        }
     }
 
     @Test("seeding loads the catalog once: sites inside their areas, searchable, in the R*Tree; again adds nothing")
