@@ -8,8 +8,17 @@ import GRDB
 struct RowReader {
     let db: Database
     var findings: [Finding] = []
+    /// Whether records carry the logbook's own state under the `umilog` extension key (see
+    /// ``LogbookState``): for a DiveJSON export, which `import` restores.
+    let state: Bool
+    /// The digests of the files the dives read so far came from (with `state`), in order.
+    private(set) var sourceFiles: [String] = []
 
-    init(db: Database) { self.db = db }
+    init(db: Database, state: Bool = false) { self.db = db; self.state = state }
+
+    mutating func noteSource(_ sha: String) {
+        if !sourceFiles.contains(sha) { sourceFiles.append(sha) }
+    }
 
     mutating func dive(_ id: String) throws -> Dive? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM dive WHERE id = ?", arguments: [id]) else { return nil }
@@ -80,7 +89,44 @@ struct RowReader {
             s.notes = r["notes"]
             d.sightings.append(s)
         }
+        if state { try addState(to: &d, status: row["status"]) }
         return d
+    }
+
+    /// The dive's status and sources, its recordings' files and its sightings' logged species,
+    /// under the `umilog` extension key.
+    private mutating func addState(to d: inout Dive, status: String) throws {
+        var members: [ExtensionValue.Member] = []
+        if status != "new" { members.append(.init("status", .string(status))) }
+        let sources = try Row.fetchAll(db, sql: """
+            SELECT f.sha256, s.record_index, s.record_id, s.line, s.source_uuid FROM dive_source s JOIN source_file f ON f.id = s.source_file_id
+            WHERE s.dive_id = ? ORDER BY f.id, s.record_index
+            """, arguments: [d.uuid]).map { r in
+            LogbookState.DiveSourceRecord(sha256: r["sha256"], index: r["record_index"], recordID: r["record_id"], line: r["line"], sourceUUID: r["source_uuid"])
+        }
+        for s in sources { noteSource(s.sha256) }
+        if !sources.isEmpty { members.append(.init("sources", .array(sources.map(\.value)))) }
+        d.extensions = LogbookState.adding(members, to: d.extensions)
+        let files = try String?.fetchAll(db, sql: """
+            SELECT f.sha256 FROM recording r LEFT JOIN source_file f ON f.id = r.source_file_id WHERE r.dive_id = ? ORDER BY r.position
+            """, arguments: [d.uuid])
+        for (k, sha) in zip(d.recordings.indices, files) {
+            guard let sha else { continue }
+            noteSource(sha)
+            d.recordings[k].extensions = LogbookState.adding([.init("source_file", .string(sha))], to: d.recordings[k].extensions)
+        }
+        for (k, species) in zip(d.sightings.indices, try loggedSpecies(ofDive: d.uuid)) {
+            guard let species else { continue }
+            d.sightings[k].extensions = LogbookState.adding([.init("logged_species_uuid", .string(species))], to: d.sightings[k].extensions)
+        }
+    }
+
+    /// For each sighting of the dive, the species the log named where backfill resolved it to
+    /// another (nil where it did not).
+    func loggedSpecies(ofDive id: String) throws -> [String?] {
+        try String?.fetchAll(db, sql: """
+            SELECT CASE WHEN logged_species_id != species_id THEN logged_species_id END FROM sighting WHERE dive_id = ? ORDER BY position
+            """, arguments: [id])
     }
 
     /// A dive holding element 0 of `list` as `detail` describes it; an empty dive when there is
@@ -114,7 +160,32 @@ struct RowReader {
         if let q: String = r["wikidata"], !s.externalIDs.contains(where: { $0.identifier == q }) {
             s.externalIDs.append(ExternalID(registry: "wikidata", identifier: q))
         }
+        if state {
+            var members: [ExtensionValue.Member] = []
+            let kind: String = r["kind"]
+            if kind != "log" { members.append(.init("kind", .string(kind))) }
+            if let c: String = r["canonical_site_id"] { members.append(.init("canonical_site_uuid", .string(c))) }
+            if let l = try String.fetchOne(db, sql: "SELECT state FROM list_state WHERE site_id = ?", arguments: [id]) {
+                members.append(.init("list_state", .string(l)))
+            }
+            s.extensions = LogbookState.adding(members, to: s.extensions)
+        }
         return s
+    }
+
+    /// The catalog or user site a log site was matched to.
+    func canonicalSite(of id: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT canonical_site_id FROM site WHERE id = ?", arguments: [id]) ?? nil
+    }
+
+    /// The files of `digests`, as the document's `umilog` entry lists them.
+    func sourceFileRecords(_ digests: [String]) throws -> [LogbookState.SourceFile] {
+        try digests.compactMap { sha in
+            try Row.fetchOne(db, sql: "SELECT * FROM source_file WHERE sha256 = ?", arguments: [sha]).map { r in
+                LogbookState.SourceFile(sha256: sha, name: r["name"], format: r["format"], generator: r["generator"],
+                                        generatorVersion: r["generator_version"], size: r["size"])
+            }
+        }
     }
 
     mutating func trip(_ id: String) throws -> Trip? {

@@ -13,6 +13,8 @@ struct RowWriter {
     let file: String
     /// Records known to be in the logbook, as `table:id`: each is looked up once per file.
     private var known: Set<String> = []
+    /// The logbook's ids of the files a umilog export lists (``LogbookState``), by digest.
+    var restoredFiles: [String: Int64] = [:]
 
     init(db: Database, header: LogbookHeader, file: String) {
         self.db = db; self.header = header; self.file = file
@@ -65,6 +67,8 @@ struct RowWriter {
         guard let s = header.site(uuid) else { known.remove("site:\(uuid)"); return false }
         var rest = s
         rest.otherNames = []; rest.tags = []
+        // A site a umilog export marks as made from a dive's position stays a user site.
+        let kind = LogbookState.take(&rest.extensions)["kind"]?.string == "user" ? "user" : "log"
         var position = s.position?.extensions == nil ? s.position : nil
         if let p = position, !Self.valid(p) {
             findings.append(Finding(.dropped, "store.value-refused", "the position \(p.latitude), \(p.longitude) of site \"\(s.name)\" is not a position on Earth; left out",
@@ -74,8 +78,8 @@ struct RowWriter {
         }
         if position != nil { rest.position = nil }
         var h = LogbookHeader(); h.sites = [rest]
-        try db.execute(sql: "INSERT INTO site (id, name, lat, lon, tags, kind, detail) VALUES (?, ?, ?, ?, ?, 'log', ?)",
-                       arguments: [s.uuid, s.name, position?.latitude, position?.longitude, Self.json(s.tags), try Detail.text(of: "sites", in: h)])
+        try db.execute(sql: "INSERT INTO site (id, name, lat, lon, tags, kind, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [s.uuid, s.name, position?.latitude, position?.longitude, Self.json(s.tags), kind, try Detail.text(of: "sites", in: h)])
         for (k, alias) in s.otherNames.enumerated() {
             try db.execute(sql: "INSERT INTO site_alias (site_id, position, alias, normalized) VALUES (?, ?, ?, ?)",
                            arguments: [s.uuid, k, alias, Names.normalized(alias)])
@@ -151,6 +155,7 @@ struct RowWriter {
     /// left behind. Records already in the logbook (by id) are kept as they are.
     mutating func allRecords() throws {
         for s in header.sites { _ = try site(s.uuid) }
+        try restoreSiteState()
         for t in header.trips { _ = try trip(t.uuid) }
         for p in header.people { _ = try person(p.uuid) }
         for g in header.gear { _ = try gear(g.uuid) }
@@ -167,6 +172,31 @@ struct RowWriter {
                 var h = LogbookHeader(); h.diver = diver
                 guard let node = try DiveJSONFragment.node(of: h)["diver"] else { return }
                 try db.execute(sql: "INSERT INTO logbook_record (kind, id, name, detail) VALUES ('diver', ?, ?, ?)", arguments: [id, diver.name, node.compactText])
+            }
+        }
+    }
+
+    /// What a umilog export says of its sites (``LogbookState``): the site a log site was
+    /// matched to and the diver's list state. A logbook that already decides either keeps its own.
+    private mutating func restoreSiteState() throws {
+        for s in header.sites {
+            var e = s.extensions
+            let state = LogbookState.take(&e)
+            if let c = state["canonical_site_uuid"]?.string {
+                if c != s.uuid, try site(c) {
+                    try db.execute(sql: "UPDATE site SET canonical_site_id = ? WHERE id = ? AND canonical_site_id IS NULL", arguments: [c, s.uuid])
+                } else {
+                    findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" is marked as matched to site \(c), which neither the logbook nor the file holds; left unmatched",
+                                            at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
+                }
+            }
+            if let l = state["list_state"]?.string {
+                if LogbookState.listStates.contains(l) {
+                    try db.execute(sql: "INSERT OR IGNORE INTO list_state (site_id, state) VALUES (?, ?)", arguments: [s.uuid, l])
+                } else {
+                    findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" has the list state \"\(l)\", which is not visited, wishlist or planned; left out",
+                                            at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
+                }
             }
         }
     }
@@ -264,10 +294,15 @@ struct RowWriter {
         for (k, s) in dive.sightings.enumerated() {
             var rest = s
             rest.count = nil; rest.abundance = nil; rest.notes = nil
+            // The species as the log named it, where a umilog export says backfill resolved it.
+            var logged = s.speciesUUID
+            if let l = LogbookState.take(&rest.extensions)["logged_species_uuid"]?.string {
+                if try species(l) { logged = l } else { dangling(dive, "species", l) }
+            }
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.sightings = [rest]
-            let detail = s.extensions == nil ? nil : try Detail.text(of: "sightings", in: holder)
+            let detail = rest.extensions == nil ? nil : try Detail.text(of: "sightings", in: holder)
             try db.cachedStatement(sql: "INSERT INTO sighting (dive_id, position, species_id, logged_species_id, count, abundance, notes, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [dive.uuid, sightingBase + k, s.speciesUUID, s.speciesUUID, s.count, s.abundance?.rawValue, s.notes, detail])
+                .execute(arguments: [dive.uuid, sightingBase + k, s.speciesUUID, logged, s.count, s.abundance?.rawValue, s.notes, detail])
         }
     }
 
@@ -286,6 +321,14 @@ struct RowWriter {
 
     mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?) throws {
         var rest = r
+        // The file it came from, where a umilog export names one the logbook now has.
+        var source = source
+        if let sha = LogbookState.take(&rest.extensions)["source_file"]?.string {
+            if let id = restoredFiles[sha] { source = id } else {
+                findings.append(Finding(.dropped, "store.state-unresolved", "a recording names source file \(sha), which the document does not list; the recording is attributed to this file",
+                                        at: SourceLocation(file: file, path: "dives/\(dive)/recordings/\(position)/extensions/umilog")))
+            }
+        }
         var blob: [UInt8]?
         if let p = r.profile {
             let split = ProfileCodec.split(p)

@@ -22,6 +22,11 @@ public struct ExportScope: Sendable, Hashable {
 /// The logbook's dives as a ``DiveSource``, in the order they were dived, with the records
 /// they refer to — or, for the whole logbook, every record a dive log brought into it — so
 /// that every writer `convert` has can export them.
+///
+/// With `logbookState`, the records also carry what the logbook knows beyond DiveJSON — each
+/// dive's sources, backfill's decisions, the diver's site lists — under the `umilog` extension
+/// key (see ``LogbookState``), and the sites and species those refer to come along: a DiveJSON
+/// export made so is a backup that `import` restores.
 public final class LogbookExport: DiveSource {
     public private(set) var header = LogbookHeader()
     private let store: LogbookStore
@@ -29,9 +34,14 @@ public final class LogbookExport: DiveSource {
     private var next_ = 0
     private var findings: [Finding] = []
     private var seen: Set<String> = []
+    private let state: Bool
+    /// The files the exported dives came from (with `state`), in import order.
+    private var sourceFiles: [String] = []
+    private var finished = false
 
-    public init(store: LogbookStore, scope: ExportScope = ExportScope()) throws {
+    public init(store: LogbookStore, scope: ExportScope = ExportScope(), logbookState: Bool = false) throws {
         self.store = store
+        self.state = logbookState
         var clauses: [String] = []
         var arguments: [DatabaseValueConvertible?] = []
         if let n = scope.diveNumber { clauses.append("number = ?"); arguments.append(n) }
@@ -57,16 +67,29 @@ public final class LogbookExport: DiveSource {
     public var count: Int { ids.count }
 
     public func next() throws -> Dive? {
-        guard next_ < ids.count else { return nil }
+        guard next_ < ids.count else {
+            try finish()
+            return nil
+        }
         let id = ids[next_]
         next_ += 1
         return try store.read { db in
-            var reader = RowReader(db: db)
+            var reader = RowReader(db: db, state: state)
             guard let dive = try reader.dive(id) else { return nil }
             try addReferences(of: dive, reader: &reader)
+            for sha in reader.sourceFiles where !sourceFiles.contains(sha) { sourceFiles.append(sha) }
             findings += reader.findings
             return dive
         }
+    }
+
+    /// Lists the files the dives came from in the document's `umilog` entry (with `state`).
+    private func finish() throws {
+        guard state, !finished else { return }
+        finished = true
+        let files = try store.read { db in try RowReader(db: db).sourceFileRecords(sourceFiles) }
+        guard !files.isEmpty else { return }
+        header.extensions = LogbookState.adding([.init("source_files", .array(files.map(\.value)))], to: header.extensions)
     }
 
     public func takeFindings() -> [Finding] {
@@ -75,26 +98,40 @@ public final class LogbookExport: DiveSource {
     }
 
     private func addReferences(of d: Dive, reader: inout RowReader) throws {
-        for s in d.siteUUIDs where seen.insert("site:\(s)").inserted { if let site = try reader.site(s) { header.sites.append(site) } }
+        for s in d.siteUUIDs { try addSite(s, reader: &reader) }
         if let t = d.tripUUID, seen.insert("trip:\(t)").inserted, let trip = try reader.trip(t) {
             header.trips.append(trip)
             for p in trip.people where seen.insert("person:\(p.personUUID)").inserted { if let person = try reader.person(p.personUUID) { header.people.append(person) } }
         }
         for p in d.people where seen.insert("person:\(p.personUUID)").inserted { if let person = try reader.person(p.personUUID) { header.people.append(person) } }
         for g in d.gearUUIDs + d.cylinders.compactMap(\.gearUUID) where seen.insert("gear:\(g)").inserted { if let gear = try reader.gear(g) { header.gear.append(gear) } }
-        for s in d.sightings where seen.insert("species:\(s.speciesUUID)").inserted { if let sp = try reader.species(s.speciesUUID) { header.species.append(sp) } }
+        for s in d.sightings { try addSpecies(s.speciesUUID, reader: &reader) }
+        if state { for case let s? in try reader.loggedSpecies(ofDive: d.uuid) { try addSpecies(s, reader: &reader) } }
         if let c = d.courseUUID, seen.insert("courses:\(c)").inserted { try reader.record("courses", c, into: &header) }
         if let c = d.contactUUID, seen.insert("contacts:\(c)").inserted { try reader.record("contacts", c, into: &header) }
     }
 
+    /// The site, and (with `state`) the site it was matched to.
+    private func addSite(_ id: String, reader: inout RowReader) throws {
+        guard seen.insert("site:\(id)").inserted, let site = try reader.site(id) else { return }
+        header.sites.append(site)
+        if state, let c = try reader.canonicalSite(of: id) { try addSite(c, reader: &reader) }
+    }
+
+    private func addSpecies(_ id: String, reader: inout RowReader) throws {
+        if seen.insert("species:\(id)").inserted, let sp = try reader.species(id) { header.species.append(sp) }
+    }
+
     /// Every record dive logs brought into the logbook (catalog sites and species only when a
-    /// dive refers to them).
+    /// dive refers to them, or, with `state`, when the diver listed or matched the site).
     private func addEverything() throws {
         try store.read { db in
-            var reader = RowReader(db: db)
-            for id in try String.fetchAll(db, sql: "SELECT id FROM site WHERE kind != 'catalog' ORDER BY rowid") where seen.insert("site:\(id)").inserted {
-                if let s = try reader.site(id) { header.sites.append(s) }
+            var reader = RowReader(db: db, state: state)
+            let listed = state ? " OR id IN (SELECT site_id FROM list_state) OR id IN (SELECT canonical_site_id FROM site)" : ""
+            for id in try String.fetchAll(db, sql: "SELECT id FROM site WHERE kind != 'catalog'\(listed) ORDER BY rowid") {
+                try addSite(id, reader: &reader)
             }
+            if state { sourceFiles = try String.fetchAll(db, sql: "SELECT sha256 FROM source_file ORDER BY id") }
             for id in try String.fetchAll(db, sql: "SELECT id FROM trip ORDER BY rowid") where seen.insert("trip:\(id)").inserted {
                 if let t = try reader.trip(id) { header.trips.append(t) }
             }
@@ -104,9 +141,7 @@ public final class LogbookExport: DiveSource {
             for id in try String.fetchAll(db, sql: "SELECT id FROM gear ORDER BY rowid") where seen.insert("gear:\(id)").inserted {
                 if let g = try reader.gear(id) { header.gear.append(g) }
             }
-            for id in try String.fetchAll(db, sql: "SELECT id FROM species WHERE kind = 'log' ORDER BY rowid") where seen.insert("species:\(id)").inserted {
-                if let s = try reader.species(id) { header.species.append(s) }
-            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM species WHERE kind = 'log' ORDER BY rowid") { try addSpecies(id, reader: &reader) }
             for row in try Row.fetchAll(db, sql: "SELECT kind, id FROM logbook_record ORDER BY kind, id") {
                 let kind: String = row["kind"], id: String = row["id"]
                 if seen.insert("\(kind):\(id)").inserted { try reader.record(kind, id, into: &header) }

@@ -240,18 +240,31 @@ struct FileRun {
         var sourceID: Int64?
         var index = 0
         var writer: RowWriter?
+        var restored: [String: Int64] = [:]
         while let dive = try reader.next() {
             findings += reader.takeFindings()
-            if sourceID == nil { sourceID = try source(reader.header) }
-            if writer == nil { writer = RowWriter(db: db, header: reader.header, file: path) } else { writer!.header = reader.header }
+            if sourceID == nil {
+                restored = try restoreSourceFiles(reader.header)
+                sourceID = try source(reader.header)
+            }
+            if writer == nil {
+                writer = RowWriter(db: db, header: reader.header, file: path)
+                writer!.restoredFiles = restored
+            } else {
+                writer!.header = reader.header
+            }
             let plan = try place(dive, index: index, source: sourceID!, writer: &writer!)
             plans.append(plan)
             index += 1
         }
         findings += reader.takeFindings()
-        if sourceID == nil { sourceID = try source(reader.header) }
+        if sourceID == nil {
+            restored = try restoreSourceFiles(reader.header)
+            sourceID = try source(reader.header)
+        }
         var w = writer ?? RowWriter(db: db, header: reader.header, file: path)
         w.header = reader.header
+        w.restoredFiles = restored
         try w.allRecords()
         findings += w.findings
     }
@@ -265,7 +278,65 @@ struct FileRun {
         return db.lastInsertedRowID
     }
 
-    private mutating func place(_ dive: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+    /// The files a umilog export lists as its dives' sources (``LogbookState``), added to the
+    /// logbook where it lacks them: their logbook ids by digest.
+    private mutating func restoreSourceFiles(_ header: LogbookHeader) throws -> [String: Int64] {
+        var e = header.extensions
+        var ids: [String: Int64] = [:]
+        for (k, v) in (LogbookState.take(&e)["source_files"]?.elements ?? []).enumerated() {
+            guard let f = LogbookState.SourceFile(v), f.sha256 != digest.sha256 else {
+                findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry lacks its digest, name, format or size; left out",
+                                        at: SourceLocation(file: path, path: "extensions/umilog/source_files/\(k)")))
+                continue
+            }
+            try db.execute(sql: "INSERT OR IGNORE INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [f.sha256, f.name, f.format, f.generator, f.generatorVersion, f.size])
+            ids[f.sha256] = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [f.sha256])
+        }
+        return ids
+    }
+
+    /// What a umilog export says of a dive: its sources, added to the logbook's dive `id`, and,
+    /// for a dive it inserted, backfill's status.
+    private mutating func restoreState(_ state: [String: ExtensionValue], of dive: Dive, to id: String, inserted: Bool, writer: RowWriter) throws {
+        guard !state.isEmpty else { return }
+        func unresolved(_ message: String) {
+            findings.append(Finding(.dropped, "store.state-unresolved", message,
+                                    at: SourceLocation(file: path, line: dive.provenance?.line, path: dive.sourcePath(else: 0) + "/extensions/umilog")))
+        }
+        for v in state["sources"]?.elements ?? [] {
+            guard let s = LogbookState.DiveSourceRecord(v), let file = writer.restoredFiles[s.sha256] else {
+                unresolved("a source of the dive names no file the document lists; left out")
+                continue
+            }
+            try db.execute(sql: "INSERT OR IGNORE INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [id, file, s.index, s.recordID, s.line, s.sourceUUID])
+        }
+        if inserted, let status = state["status"]?.string {
+            if LogbookState.statuses.contains(status) {
+                try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, id])
+            } else {
+                unresolved("the status \"\(status)\" is not new, matched, unmatched or pending; left out")
+            }
+        }
+    }
+
+    /// Places the dive, and restores what a umilog export says of it.
+    private mutating func place(_ original: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+        var dive = original
+        let state = LogbookState.take(&dive.extensions)
+        let plan = try decide(dive, index: index, source: source, writer: &writer)
+        switch plan.outcome {
+        case .inserted: try restoreState(state, of: dive, to: dive.uuid, inserted: true, writer: writer)
+        case .alreadyImported(let existing), .duplicate(let existing, _, .skip), .duplicate(let existing, _, .merge):
+            try restoreState(state, of: dive, to: existing, inserted: false, writer: writer)
+        case .duplicate(_, _, .keep): try restoreState(state, of: dive, to: dive.uuid, inserted: true, writer: writer)
+        }
+        return plan
+    }
+
+    /// Where the dive goes: inserted, known already, or a duplicate handled by the policy.
+    private mutating func decide(_ dive: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
         var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .inserted)
         if let existing = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) {
             plan.outcome = .alreadyImported(existing: existing)

@@ -12,6 +12,10 @@ struct Export: ParsableCommand {
             (YYYY-MM-DD) the last day. Output goes to -o PATH through a temporary file renamed \
             into place, or to standard output.
 
+            A DiveJSON export is a backup: beside the dives and their records it carries, under \
+            the extension key "umilog", where each dive came from, what backfill decided and \
+            the site lists, and importing it into a logbook restores them.
+
             Exit status: 0 written, 1 the logbook could not be read or the output written, 2 bad usage.
             """
     )
@@ -65,7 +69,8 @@ struct Export: ParsableCommand {
         let (format, through) = try parsed
         let store = try open(db, create: false)
         let scope = ExportScope(diveNumber: dive, site: site, from: from.flatMap(Self.day), through: through)
-        let source = try LogbookExport(store: store, scope: scope)
+        // A DiveJSON export carries the logbook's own state too, so that importing it restores it.
+        let source = try LogbookExport(store: store, scope: scope, logbookState: format == .json)
         if source.count == 0 && !scope.isAll {
             printError("\(db): no dive matches \(scopeText); nothing written")
             throw ExitCode(1)

@@ -186,3 +186,91 @@ import TestSupport
         #expect(try log.store.pendingDives().map(\.id) == ["a1000000-0000-4000-8000-000000000002"])
     }
 }
+
+@Suite struct LogbookStateTests {
+    /// `log` exported to DiveJSON with its state (every dive, or those of `scope`), imported
+    /// into a new seeded logbook: the copy, the export's path, and the import's report.
+    func restored(_ log: TemporaryLogbook, scope: ExportScope = ExportScope()) throws -> (TemporaryLogbook, String, ImportReport) {
+        let exported = log.directory + "/backup.divejson"
+        let source = try LogbookExport(store: log.store, scope: scope, logbookState: true)
+        let report = DiveKit.convert(source: source, name: log.path, options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
+        #expect(report.inputs.allSatisfy { $0.error == nil && $0.findings.isEmpty })
+        #expect(DiveKit.validate(paths: [exported]).exitCode == 0)
+        let copy = try TemporaryLogbook()
+        _ = try copy.store.seedCatalog()
+        return (copy, exported, copy.store.importLogbooks([exported]))
+    }
+
+    @Test("a backfilled logbook, exported to DiveJSON and imported into a new one, keeps its statuses, matches, user sites, lists, resolved species and sources")
+    func backup() throws {
+        let (log, _, _) = try BackfillTests().logbook()
+        _ = try log.store.backfill()
+        _ = try log.store.createSitesFromGPS()
+        // A catalog site on the wish list, which no dive refers to.
+        try log.store.write { db in
+            try db.execute(sql: "INSERT INTO list_state (site_id, state) SELECT id, 'wishlist' FROM site WHERE kind = 'catalog' AND id NOT IN (SELECT site_id FROM list_state) ORDER BY rowid LIMIT 1")
+        }
+        try log.store.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT DISTINCT status FROM dive ORDER BY status") == ["matched", "pending"])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM site WHERE canonical_site_id IS NOT NULL") == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sighting WHERE logged_species_id != species_id") == 1)
+            #expect(try String.fetchAll(db, sql: "SELECT state FROM list_state ORDER BY state") == ["visited", "visited", "visited", "wishlist"])
+        }
+        let (copy, _, report) = try restored(log)
+        #expect(report.exitCode == 0 && report.inserted == 4)
+        #expect(report.files.flatMap(\.findings).isEmpty)
+        #expect(try copy.tables(except: ["source_file", "dive_source", "recording.source_file_id"])
+                == log.tables(except: ["source_file", "dive_source", "recording.source_file_id"]))
+        let file = try #require(try copy.digest(ofFile: "backup.divejson"))
+        #expect(try copy.provenance(except: file) == log.provenance())
+        #expect(try copy.store.backfill(BackfillOptions(dryRun: true)).changes.isEmpty)
+        // Importing the backup into the logbook it came from adds and changes nothing but its own record.
+        let before = try log.tables(except: ["source_file", "dive_source"])
+        let again = log.store.importLogbooks([log.directory + "/backup.divejson"])
+        #expect(again.inserted == 0 && again.alreadyImported == 4)
+        #expect(try log.tables(except: ["source_file", "dive_source"]) == before)
+    }
+
+    @Test("an export of one day's dive carries that dive's site, the catalog site it matched, its status and the resolved species")
+    func scoped() throws {
+        let (log, _, named) = try BackfillTests().logbook()
+        _ = try log.store.backfill()
+        let day = try #require(LocalDate(year: 2020, month: 1, day: 1))
+        let (copy, _, report) = try restored(log, scope: ExportScope(from: day, through: day))
+        #expect(report.inserted == 1)
+        try copy.store.read { db throws in
+            let dive = try #require(try Row.fetchOne(db, sql: "SELECT status, site_id FROM dive"))
+            #expect(dive["status"] as String == "matched")
+            let site = try #require(try Row.fetchOne(db, sql: "SELECT kind, canonical_site_id FROM site WHERE id = ?", arguments: [dive["site_id"] as String]))
+            #expect(site["kind"] as String == "log" && site["canonical_site_id"] as String? == named)
+            #expect(try String.fetchOne(db, sql: "SELECT state FROM list_state WHERE site_id = ?", arguments: [named]) == "visited")
+            let sighting = try #require(try Row.fetchOne(db, sql: "SELECT s.species_id, s.logged_species_id, p.kind FROM sighting s JOIN species p ON p.id = s.species_id"))
+            #expect(sighting["kind"] as String == "catalog")
+            #expect(sighting["logged_species_id"] as String == "cccccccc-1111-4111-8111-111111111111")
+        }
+    }
+
+    @Test("state a DiveJSON file's umilog entries give that the logbook cannot take is reported, and the dives import")
+    func unresolvedState() throws {
+        let log = try TemporaryLogbook()
+        let path = try divejson(["""
+            {"uuid": "d1000000-0000-4000-8000-000000000001", "started_at": "2024-07-01T10:00:00", "site_uuids": ["d2000000-0000-4000-8000-000000000001"],
+             "extensions": {"umilog": {"status": "lost", "sources": [{"source_file": "00ff", "record_index": 3}]}, "other.app": {"mood": "great"}}}
+            """], """
+            "sites": [{"uuid": "d2000000-0000-4000-8000-000000000001", "name": "Somewhere",
+                       "extensions": {"umilog": {"canonical_site_uuid": "d3000000-0000-4000-8000-000000000001", "list_state": "dreamed"}}}],
+            "extensions": {"umilog": {"source_files": [{"name": "no digest"}]}}
+            """, in: log.directory, name: "odd.divejson")
+        let report = log.store.importLogbooks([path])
+        #expect(report.exitCode == 0 && report.inserted == 1)
+        #expect(report.files[0].findings.filter { $0.code == "store.state-unresolved" }.count == 5)
+        try log.store.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT status FROM dive") == "new")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM list_state") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM source_file") == 1)
+            // Another producer's entry stays in the dive's detail; the umilog entry does not.
+            let detail = try #require(try String.fetchOne(db, sql: "SELECT detail FROM dive"))
+            #expect(detail.contains("other.app") && !detail.contains("umilog"))
+        }
+    }
+}

@@ -158,27 +158,43 @@ struct CorpusImportTests {
         #expect(try log.tables() == before)
     }
 
-    @Test("export of the whole logbook to DiveJSON, imported into an empty logbook, gives the same logbook")
+    @Test("export of the whole logbook to DiveJSON, imported into an empty logbook, gives the same logbook, provenance and backfill's work included")
     func exportImportRoundTrip() throws {
         let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
         _ = importAll(log)
+        _ = try log.store.backfill(BackfillOptions(renumber: true))
+        _ = try log.store.createSitesFromGPS()
+        // State the export must carry is there to be carried.
+        try log.store.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM dive WHERE status != 'new'")! > 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM site WHERE kind = 'user'")! > 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM list_state")! > 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM source_file")! > 1)
+        }
         let exported = log.directory + "/all.divejson"
-        let source = try LogbookExport(store: log.store)
+        let source = try LogbookExport(store: log.store, logbookState: true)
         let report = DiveKit.convert(source: source, name: log.path, options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
         #expect(report.inputs.allSatisfy { $0.error == nil })
         // What the export could not carry would be reported; the corpus has none of it.
         #expect(report.inputs.flatMap(\.findings).isEmpty, "\(report.inputs.flatMap(\.findings))")
+        #expect(DiveKit.validate(paths: [exported]).exitCode == 0)
         let copy = try TemporaryLogbook()
+        _ = try copy.store.seedCatalog()
         let back = copy.store.importLogbooks([exported])
         let dives = try log.count("dive")
         #expect(back.exitCode == 0 && back.inserted == dives)
-        // Where each dive came from is the one thing that differs: the copy's came from the export.
+        #expect(back.files.flatMap(\.findings).isEmpty, "\(back.files.flatMap(\.findings))")
         let provenance: Set<String> = ["source_file", "dive_source", "recording.source_file_id"]
         let a = try log.tables(except: provenance), b = try copy.tables(except: provenance)
         #expect(a.keys.sorted() == b.keys.sorted())
         for table in a.keys.sorted() {
             #expect(a[table] == b[table], "table \(table) differs")
         }
+        // Where each dive came from too: the copy adds only the export file itself.
+        let file = try #require(try copy.digest(ofFile: "all.divejson"))
+        #expect(try copy.provenance(except: file) == log.provenance())
+        #expect(try copy.store.backfill(BackfillOptions(dryRun: true)).changes.isEmpty)
     }
 }
 

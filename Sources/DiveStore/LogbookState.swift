@@ -1,0 +1,111 @@
+import DiveCore
+
+/// What the logbook knows about its records beyond what DiveJSON defines — where each dive came
+/// from, what backfill decided, the diver's lists — carried in a DiveJSON export under the
+/// producer key `umilog` (DiveJSON §5.5), so that `export --to json` is a backup that
+/// `import` restores. The members are listed in `docs/umilog-extension.md`:
+///
+/// - the document: `source_files`, the files the dives came from;
+/// - a dive: `status` (backfill's) and `sources` (file, record index, id, line);
+/// - a recording: `source_file`, the SHA-256 of the file it came from;
+/// - a site: `kind` (`user` for one made from a dive's position), `canonical_site_uuid` and
+///   `list_state`;
+/// - a sighting: `logged_species_uuid`, the species as the log named it before backfill
+///   resolved it.
+enum LogbookState {
+    static let key = "umilog"
+
+    /// Takes the `umilog` entry out of `extensions` (which becomes nil when nothing else is in
+    /// it) and returns its members by name; empty when there is none.
+    static func take(_ extensions: inout ExtensionValue?) -> [String: ExtensionValue] {
+        guard case .object(let entries)? = extensions, let k = entries.firstIndex(where: { $0.name == key }) else { return [:] }
+        var rest = entries
+        let entry = rest.remove(at: k)
+        extensions = rest.isEmpty ? nil : .object(rest)
+        guard case .object(let members) = entry.value else { return [:] }
+        var out: [String: ExtensionValue] = [:]
+        for m in members where out[m.name] == nil { out[m.name] = m.value }
+        return out
+    }
+
+    /// `extensions` with a `umilog` entry of `members` (none when `members` is empty).
+    static func adding(_ members: [ExtensionValue.Member], to extensions: ExtensionValue?) -> ExtensionValue? {
+        guard !members.isEmpty else { return extensions }
+        let entry = ExtensionValue.Member(key, .object(members))
+        guard case .object(var entries)? = extensions else { return .object([entry]) }
+        entries.removeAll { $0.name == key }
+        entries.append(entry)
+        return .object(entries)
+    }
+
+    /// A file a dive or recording came from, as the document lists it.
+    struct SourceFile: Hashable {
+        var sha256: String
+        var name: String
+        var format: String
+        var generator: String?
+        var generatorVersion: String?
+        var size: Int
+
+        var value: ExtensionValue {
+            var m: [ExtensionValue.Member] = [.init("sha256", .string(sha256)), .init("name", .string(name)), .init("format", .string(format))]
+            if let generator { m.append(.init("generator", .string(generator))) }
+            if let generatorVersion { m.append(.init("generator_version", .string(generatorVersion))) }
+            m.append(.init("size", .number(String(size))))
+            return .object(m)
+        }
+
+        init(sha256: String, name: String, format: String, generator: String?, generatorVersion: String?, size: Int) {
+            self.sha256 = sha256; self.name = name; self.format = format
+            self.generator = generator; self.generatorVersion = generatorVersion; self.size = size
+        }
+
+        init?(_ v: ExtensionValue) {
+            guard let sha = v["sha256"]?.string, !sha.isEmpty, let name = v["name"]?.string, let format = v["format"]?.string,
+                  let size = v["size"]?.int, size >= 0 else { return nil }
+            self.init(sha256: sha, name: name, format: format, generator: v["generator"]?.string,
+                      generatorVersion: v["generator_version"]?.string, size: size)
+        }
+    }
+
+    /// One source of a dive: record `index` of the file with digest `sha256`.
+    struct DiveSourceRecord: Hashable {
+        var sha256: String
+        var index: Int
+        var recordID: String?
+        var line: Int?
+        var sourceUUID: String?
+
+        var value: ExtensionValue {
+            var m: [ExtensionValue.Member] = [.init("source_file", .string(sha256)), .init("record_index", .number(String(index)))]
+            if let recordID { m.append(.init("record_id", .string(recordID))) }
+            if let line { m.append(.init("line", .number(String(line)))) }
+            if let sourceUUID { m.append(.init("source_uuid", .string(sourceUUID))) }
+            return .object(m)
+        }
+
+        init(sha256: String, index: Int, recordID: String?, line: Int?, sourceUUID: String?) {
+            self.sha256 = sha256; self.index = index; self.recordID = recordID; self.line = line; self.sourceUUID = sourceUUID
+        }
+
+        init?(_ v: ExtensionValue) {
+            guard let sha = v["source_file"]?.string, let index = v["record_index"]?.int, index >= 0 else { return nil }
+            self.init(sha256: sha, index: index, recordID: v["record_id"]?.string, line: v["line"]?.int, sourceUUID: v["source_uuid"]?.string)
+        }
+    }
+
+    static let statuses: Set<String> = ["new", "matched", "unmatched", "pending"]
+    static let listStates: Set<String> = ["visited", "wishlist", "planned"]
+}
+
+extension ExtensionValue {
+    /// The member `name` of an object.
+    subscript(name: String) -> ExtensionValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var int: Int? { if case .number(let n) = self { Int(n) } else { nil } }
+    var elements: [ExtensionValue] { if case .array(let a) = self { a } else { [] } }
+}
