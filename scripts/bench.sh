@@ -131,5 +131,7 @@ measure() {
     measure "umilog import FILE (fresh database)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/logbook.sqlite" "$file"
     measure "umilog import FILE (again: nothing added)" "$bytes" "$UMILOG" import "$file" --db "$DATA/logbook.sqlite" -q
     measure "umilog export --to json (the database)" "$bytes" "$UMILOG" export --db "$DATA/logbook.sqlite" --to json -o "$DATA/export.divejson" -q
+    bytes=$(stat -c %s "$DATA/export.divejson")
+    measure "umilog import FILE.divejson (the export, into a fresh database)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/restored.sqlite" "$DATA/export.divejson"
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2

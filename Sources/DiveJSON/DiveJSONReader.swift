@@ -1,8 +1,9 @@
 import DiveCore
 
-/// Reads a DiveJSON 1.x document into the canonical model. The document is parsed whole
-/// (DiveJSON files are a fraction of their UDDF sources' size); dives are then handed out
-/// one at a time with the header complete.
+/// Reads a DiveJSON 1.x document into the canonical model. Everything but the dives is parsed
+/// first, so that the header is complete before the first dive (a writer may put the dives
+/// before the records they refer to); each dive is parsed when it is handed out, from the
+/// file mapped and released as it is read, so a large logbook is never held whole.
 ///
 /// Every member DiveJSON 1.0 defines has a place in the model, each object's `extensions`
 /// included. A member outside the format (a newer minor version's, a producer's mistake) is
@@ -16,12 +17,18 @@ public final class DiveJSONReader: DiveSource {
     private var next_ = 0
     private var findings: [Finding] = []
     private let document: JSONNode
+    /// The file and where each of its dives lies, when they are parsed one at a time.
+    private var deferred: (file: MappedFile, marks: [JSONParser.Mark])?
 
-    /// Opens and parses the file at `path`.
+    /// Opens the file at `path` and parses all of it but its dives.
     public convenience init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? path
-        let parsed = try JSONParser.parse(file: path, displayName: name)
-        try self.init(document: parsed.document, duplicates: parsed.duplicates, displayName: name)
+        let file = try MappedFile(path: path, displayName: name)
+        var parser = JSONParser(bytes: file.bytes, file: name)
+        let (document, marks) = try parser.parseDocument(deferring: "dives", release: file.release(before:))
+        try self.init(document: document, duplicates: parser.duplicates, displayName: name)
+        file.startOver()
+        if !marks.isEmpty { deferred = (file, marks) }
     }
 
     /// Reads a document already parsed (by a validator that checked it first).
@@ -44,6 +51,20 @@ public final class DiveJSONReader: DiveSource {
     }
 
     public func next() throws -> Dive? {
+        if let (file, marks) = deferred {
+            while next_ < marks.count {
+                let k = next_
+                next_ += 1
+                var parser = JSONParser(bytes: file.bytes, file: displayName, at: marks[k], path: [.member("dives"), .index(k)])
+                let node = try parser.parseValueAtMark()
+                file.release(before: marks[k].end)
+                for d in parser.duplicates {
+                    report(.dropped, "json.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); the first is read", d.path, line: d.line, column: d.column)
+                }
+                if let dive = readDive(node, path: "$.dives[\(k)]", index: k) { return dive }
+            }
+            return nil
+        }
         while next_ < dives.count {
             let node = dives[next_]
             next_ += 1

@@ -111,6 +111,45 @@ public struct JSONParser {
         }
     }
 
+    /// Where a value lies in the text, to be parsed later (see ``parseDocument(deferring:release:)``).
+    struct Mark: Sendable {
+        var offset: Int
+        var line: Int
+        var lineStart: Int
+        /// Just past the value's last byte.
+        var end: Int
+    }
+
+    /// A parser for the value at `mark`, whose path is `path` (for the members it repeats).
+    init(bytes: UnsafeRawBufferPointer, file: String, at mark: Mark, path components: [JSONPath.Component]) {
+        self.bytes = bytes
+        self.file = file
+        i = mark.offset
+        line = mark.line
+        lineStart = mark.lineStart
+        for c in components { path.push(c) }
+        depth = components.count
+    }
+
+    /// Parses the one value the parser was made for (``init(bytes:file:at:path:)``).
+    mutating func parseValueAtMark() throws -> JSONNode { try parseValue() }
+
+    /// Parses the whole text as ``parseDocument()`` does, except that the elements of the
+    /// top-level object's array member `deferred` are only scanned for where they lie: the
+    /// member reads as an empty array, and the marks let a reader parse one element at a
+    /// time. `release` is told how far the text has been read, so that a mapped file's pages
+    /// can go back. Elements are checked for their JSON syntax when they are parsed.
+    mutating func parseDocument(deferring deferred: String, release: (Int) -> Void) throws -> (document: JSONNode, marks: [Mark]) {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return (try parseDocument(), []) }
+        let l = line, c = column
+        var marks: [Mark] = []
+        let value = try parseObject(deferring: deferred, marks: &marks, release: release)
+        skipSpace()
+        guard i == bytes.count else { throw error("json.trailing", "there is more text after the JSON value ends") }
+        return (JSONNode(value: value, line: l, column: c), marks)
+    }
+
     /// Parses the whole text as one value.
     public mutating func parseDocument() throws -> JSONNode {
         skipSpace()
@@ -167,6 +206,11 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws -> JSONNode.Value {
+        var none: [Mark] = []
+        return try parseObject(deferring: nil, marks: &none, release: { _ in })
+    }
+
+    private mutating func parseObject(deferring deferred: String?, marks: inout [Mark], release: (Int) -> Void) throws -> JSONNode.Value {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw error("json.too-deep", "the JSON nests deeper than \(Self.maximumDepth) levels") }
@@ -186,9 +230,16 @@ public struct JSONParser {
             guard bytes[i] == UInt8(ascii: ":") else { throw error("json.syntax", "expected ':' after the member name \"\(name)\"") }
             i += 1
             skipSpace()
-            path.push(.member(name))
-            let value = try parseValue()
-            path.pop()
+            let value: JSONNode
+            if name == deferred, seen[name] == nil, i < bytes.count, bytes[i] == UInt8(ascii: "[") {
+                let l = line, c = column
+                marks = try scanArray(release: release)
+                value = JSONNode(value: .array([]), line: l, column: c)
+            } else {
+                path.push(.member(name))
+                value = try parseValue()
+                path.pop()
+            }
             if let first = seen[name] {
                 duplicates.append(DuplicateMember(name: name, path: path.text, line: l, column: c, firstLine: first))
             } else {
@@ -222,6 +273,69 @@ public struct JSONParser {
             if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
             throw error("json.syntax", "expected ',' or ']' after an array element, found \(describe(bytes[i]))")
         }
+    }
+
+    /// Where each element of the array at `i` lies, without parsing them.
+    private mutating func scanArray(release: (Int) -> Void) throws -> [Mark] {
+        i += 1
+        var marks: [Mark] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return [] }
+        while true {
+            skipSpace()
+            var mark = Mark(offset: i, line: line, lineStart: lineStart, end: 0)
+            try skipValue()
+            mark.end = i
+            marks.append(mark)
+            release(i)
+            skipSpace()
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an array; the file looks truncated") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return marks }
+            throw error("json.syntax", "expected ',' or ']' after an array element, found \(describe(bytes[i]))")
+        }
+    }
+
+    /// Moves past one value, counting lines: strings and brackets are followed, nothing is
+    /// built or checked beyond that (the value is parsed, and checked, later).
+    private mutating func skipValue() throws {
+        guard i < bytes.count else { throw error("json.truncated", "the JSON text ends where a value should be; the file looks truncated") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): break
+        case UInt8(ascii: "\""): try skipString(); return
+        default: _ = try parseValue(); return
+        }
+        // The closing brackets expected, innermost last.
+        var closers: [UInt8] = []
+        repeat {
+            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an object or array; the file looks truncated") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"): closers.append(UInt8(ascii: "}")); i += 1
+            case UInt8(ascii: "["): closers.append(UInt8(ascii: "]")); i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard bytes[i] == closers.last else {
+                    throw error("json.syntax", "found \(describe(bytes[i])) where \(describe(closers.last!)) closes the \(closers.last == UInt8(ascii: "}") ? "object" : "array")")
+                }
+                closers.removeLast()
+                i += 1
+            case UInt8(ascii: "\""): try skipString()
+            case 0x0A: i += 1; line += 1; lineStart = i
+            default: i += 1
+            }
+        } while !closers.isEmpty
+    }
+
+    private mutating func skipString() throws {
+        i += 1
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\""): i += 1; return
+            case UInt8(ascii: "\\"): i += 2
+            case 0x0A: throw error("json.syntax", "a string holds an unescaped control character (a raw line break?)")
+            default: i += 1
+            }
+        }
+        throw error("json.truncated", "the JSON text ends inside a string; the file looks truncated")
     }
 
     private mutating func parseNumber() throws -> String {

@@ -82,3 +82,67 @@ func parseError(_ text: String) -> DiveError? {
         #expect((try? JSONSerialization.jsonObject(with: data)) != nil)
     }
 }
+
+/// Reads the DiveJSON text through the path reader (dives parsed one at a time): the dives,
+/// or the error it stops at.
+func readDeferred(_ text: String) throws -> (dives: [Dive], findings: [Finding]) {
+    let path = NSTemporaryDirectory() + "umilog-deferred-\(UUID().uuidString).divejson"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let reader = try DiveJSONReader(path: path, displayName: "t.divejson")
+    var dives: [Dive] = [], findings = reader.takeFindings()
+    while let d = try reader.next() { dives.append(d); findings += reader.takeFindings() }
+    return (dives, findings)
+}
+
+@Suite struct DeferredDiveTests {
+    static let head = #"{"format": "divejson", "version": "1.0", "exported_at": "2026-01-01T00:00:00Z","# + "\n"
+
+    @Test("dives are parsed one at a time and read as the whole document reads them, records after the dives included")
+    func sameAsWhole() throws {
+        let text = try String(contentsOfFile: Paths.samples + "/expected/logbook.divejson", encoding: .utf8)
+        let deferred = try readDeferred(text)
+        let (document, duplicates) = try parse(text)
+        let whole = try DiveJSONReader(document: document, duplicates: duplicates, displayName: "t.divejson")
+        var dives: [Dive] = []
+        while let d = try whole.next() { dives.append(d) }
+        #expect(dives.count == 5)
+        #expect(deferred.dives == dives)
+        // A document whose sites come after its dives (as umilog writes them) still resolves them.
+        let late = Self.head + """
+         "dives": [{"uuid": "a1000000-0000-4000-8000-000000000001", "started_at": "2024-01-01T10:00:00", "site_uuids": ["a2000000-0000-4000-8000-000000000001"]}],
+         "sites": [{"uuid": "a2000000-0000-4000-8000-000000000001", "name": "Late Reef"}]}
+        """
+        let path = NSTemporaryDirectory() + "umilog-late-\(UUID().uuidString).divejson"
+        try late.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try DiveJSONReader(path: path)
+        let dive = try #require(try reader.next())
+        #expect(reader.header.site(dive.siteUUIDs[0])?.name == "Late Reef")
+    }
+
+    @Test("an error inside a later dive is located at its line and column", arguments: [
+        // A missing comma, a bracket closing the wrong thing, a raw line break in a string, a truncated file.
+        (#"{"uuid": "b", "started_at": "2024-01-02" "max_depth": 3}"#, "json.syntax", 4, 42),
+        (#"{"uuid": "b", "started_at": "2024-01-02", "tags": ["x"}"#, "json.syntax", 4, 55),
+        ("{\"uuid\": \"b\", \"notes\": \"a\nb\"}", "json.syntax", 4, 26),
+        (#"{"uuid": "b", "started_at": "2024-01-02", "tags": ["#, "json.truncated", 4, 52),
+    ])
+    func locatedErrors(second: String, code: String, line: Int, column: Int) throws {
+        let text = Self.head + " \"dives\": [\n{\"uuid\": \"a\", \"started_at\": \"2024-01-01\"},\n" + second + (code == "json.truncated" ? "" : "]}")
+        var caught: DiveError?
+        do { _ = try readDeferred(text) } catch let e as DiveError { caught = e }
+        let e = try #require(caught)
+        #expect(e.code == code)
+        #expect(e.location.line == line && e.location.column == column, "\(e)")
+    }
+
+    @Test("a member repeated inside a dive is reported at the dive's path")
+    func duplicatesInDives() throws {
+        let text = Self.head + " \"dives\": [{\"uuid\": \"c1000000-0000-4000-8000-000000000001\", \"started_at\": \"2024-01-01\", \"notes\": \"a\", \"notes\": \"b\"}]}"
+        let (dives, findings) = try readDeferred(text)
+        #expect(dives.first?.notes == "a")
+        let f = try #require(findings.first { $0.code == "json.duplicate-member" })
+        #expect(f.location.path == "$.dives[0]" && f.location.line == 2)
+    }
+}
