@@ -1,4 +1,4 @@
--- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook, v2-dive-source-uuid).
+-- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook, v2-dive-source-uuid, v3-source-file-records).
 -- Regenerate with scripts/update-goldens.sh; a test keeps it current.
 
 CREATE TABLE area (
@@ -186,7 +186,7 @@ CREATE TABLE source_file (
   generator TEXT,
   generator_version TEXT,
   size INTEGER NOT NULL
-) STRICT;
+, records INTEGER) STRICT;
 
 CREATE TABLE species (
   id TEXT PRIMARY KEY NOT NULL,

@@ -181,9 +181,11 @@ struct RowReader {
     /// The files of `digests`, as the document's `umilog` entry lists them.
     func sourceFileRecords(_ digests: [String]) throws -> [LogbookState.SourceFile] {
         try digests.compactMap { sha in
-            try Row.fetchOne(db, sql: "SELECT * FROM source_file WHERE sha256 = ?", arguments: [sha]).map { r in
+            try Row.fetchOne(db, sql: """
+                SELECT *, coalesce(records, (SELECT count(*) FROM dive_source WHERE source_file_id = source_file.id)) AS held FROM source_file WHERE sha256 = ?
+                """, arguments: [sha]).map { r in
                 LogbookState.SourceFile(sha256: sha, name: r["name"], format: r["format"], generator: r["generator"],
-                                        generatorVersion: r["generator_version"], size: r["size"])
+                                        generatorVersion: r["generator_version"], size: r["size"], records: r["held"])
             }
         }
     }
@@ -219,6 +221,9 @@ struct RowReader {
         s.uuid = id; s.scientificName = r["scientific_name"]; s.commonName = r["common_name"]
         if let aphia: Int = r["aphia_id"], !s.externalIDs.contains(where: { $0.registry == "worms" }) {
             s.externalIDs.append(ExternalID(registry: "worms", identifier: String(aphia)))
+        }
+        if state, (r["kind"] as String) == "catalog" {
+            s.extensions = LogbookState.adding([.init("kind", .string("catalog"))], to: s.extensions)
         }
         return s
     }

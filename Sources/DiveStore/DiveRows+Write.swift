@@ -67,8 +67,11 @@ struct RowWriter {
         guard let s = header.site(uuid) else { known.remove("site:\(uuid)"); return false }
         var rest = s
         rest.otherNames = []; rest.tags = []
-        // A site a umilog export marks as made from a dive's position stays a user site.
-        let kind = LogbookState.take(&rest.extensions)["kind"]?.string == "user" ? "user" : "log"
+        // A site a umilog export marks as made from a dive's position stays a user site; one
+        // of the seed catalog's, which this logbook lacks, is kept as a log site.
+        let marked = LogbookState.take(&rest.extensions)["kind"]?.string
+        let kind = marked == "user" ? "user" : "log"
+        if let marked, marked != "user" { catalogRecordMissing("site \"\(s.name)\"", marked, path: "sites/\(s.uuid)") }
         var position = s.position?.extensions == nil ? s.position : nil
         if let p = position, !Self.valid(p) {
             findings.append(Finding(.dropped, "store.value-refused", "the position \(p.latitude), \(p.longitude) of site \"\(s.name)\" is not a position on Earth; left out",
@@ -126,6 +129,9 @@ struct RowWriter {
         guard let s = header.species.first(where: { $0.uuid == uuid }) else { known.remove("species:\(uuid)"); return false }
         var rest = s
         rest.scientificName = nil; rest.commonName = nil
+        if let marked = LogbookState.take(&rest.extensions)["kind"]?.string {
+            catalogRecordMissing("species \"\(s.scientificName ?? s.commonName ?? s.uuid)\"", marked, path: "species/\(s.uuid)")
+        }
         var h = LogbookHeader(); h.species = [rest]
         try db.execute(sql: "INSERT INTO species (id, scientific_name, common_name, kind, detail) VALUES (?, ?, ?, 'log', ?)",
                        arguments: [s.uuid, s.scientificName, s.commonName, try Detail.text(of: "species", in: h)])
@@ -176,6 +182,15 @@ struct RowWriter {
         }
     }
 
+    /// A record a umilog export marks as the seed catalog's (or of a kind unknown here), which
+    /// the logbook does not have: it is kept as a log record, and reported.
+    private mutating func catalogRecordMissing(_ what: String, _ kind: String, path: String) {
+        let message = kind == "catalog"
+            ? "\(what) is the seed catalog's, and this logbook has not been seeded (umilog db init --seed); it is kept as a record of the log"
+            : "\(what) is marked as of kind \"\(kind)\", which umilog does not know; it is kept as a record of the log"
+        findings.append(Finding(.resolved, "store.state-unresolved", message, at: SourceLocation(file: file, path: path + "/extensions/umilog")))
+    }
+
     /// What a umilog export says of its sites (``LogbookState``): the site a log site was
     /// matched to and the diver's list state. A logbook that already decides either keeps its own.
     private mutating func restoreSiteState() throws {
@@ -184,7 +199,12 @@ struct RowWriter {
             let state = LogbookState.take(&e)
             if let c = state["canonical_site_uuid"]?.string {
                 if c != s.uuid, try site(c) {
-                    try db.execute(sql: "UPDATE site SET canonical_site_id = ? WHERE id = ? AND canonical_site_id IS NULL", arguments: [c, s.uuid])
+                    let current = try String.fetchOne(db, sql: "SELECT canonical_site_id FROM site WHERE id = ?", arguments: [s.uuid])
+                    if let current, current != c {
+                        kept("site \"\(s.name)\" is matched to site \(c) in the file, to site \(current) in the logbook; the logbook's match is kept", s)
+                    } else {
+                        try db.execute(sql: "UPDATE site SET canonical_site_id = ? WHERE id = ?", arguments: [c, s.uuid])
+                    }
                 } else {
                     findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" is marked as matched to site \(c), which neither the logbook nor the file holds; left unmatched",
                                             at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
@@ -192,13 +212,23 @@ struct RowWriter {
             }
             if let l = state["list_state"]?.string {
                 if LogbookState.listStates.contains(l) {
-                    try db.execute(sql: "INSERT OR IGNORE INTO list_state (site_id, state) VALUES (?, ?)", arguments: [s.uuid, l])
+                    let current = try String.fetchOne(db, sql: "SELECT state FROM list_state WHERE site_id = ?", arguments: [s.uuid])
+                    if let current, current != l {
+                        kept("site \"\(s.name)\" is \(l) in the file, \(current) in the logbook; the logbook's is kept", s)
+                    } else if current == nil {
+                        try db.execute(sql: "INSERT INTO list_state (site_id, state) VALUES (?, ?)", arguments: [s.uuid, l])
+                    }
                 } else {
                     findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" has the list state \"\(l)\", which is not visited, wishlist or planned; left out",
                                             at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
                 }
             }
         }
+    }
+
+    /// State a umilog export gives that the logbook already decides otherwise.
+    private mutating func kept(_ message: String, _ s: Site) {
+        findings.append(Finding(.dropped, "store.state-kept", message, at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
     }
 
     // MARK: The dive

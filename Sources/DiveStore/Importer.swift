@@ -220,7 +220,10 @@ struct FileRun {
     mutating func run() throws {
         // The same bytes imported before: their dives are all in the logbook already, and the
         // file need not be read again.
-        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [digest.sha256]) {
+        if let known = try Int64.fetchOne(db, sql: """
+            SELECT id FROM source_file WHERE sha256 = ?
+              AND (records IS NULL OR records <= (SELECT count(*) FROM dive_source WHERE source_file_id = source_file.id))
+            """, arguments: [digest.sha256]) {
             plans = try Row.fetchAll(db, sql: """
                 SELECT s.record_index, s.dive_id, d.date, d.start_time, d.utc_offset FROM dive_source s JOIN dive d ON d.id = s.dive_id
                 WHERE s.source_file_id = ? ORDER BY s.record_index
@@ -267,6 +270,7 @@ struct FileRun {
         w.restoredFiles = restored
         try w.allRecords()
         findings += w.findings
+        try db.execute(sql: "UPDATE source_file SET records = ? WHERE id = ?", arguments: [index, sourceID])
     }
 
     /// The file's row in `source_file` (the same bytes are the same file, whatever its name).
@@ -279,59 +283,128 @@ struct FileRun {
     }
 
     /// The files a umilog export lists as its dives' sources (``LogbookState``), added to the
-    /// logbook where it lacks them: their logbook ids by digest.
+    /// logbook where it lacks them (with how many records each holds, so that a file whose
+    /// records the logbook does not all get is read when it is imported): their ids by digest.
     private mutating func restoreSourceFiles(_ header: LogbookHeader) throws -> [String: Int64] {
         var e = header.extensions
         var ids: [String: Int64] = [:]
         for (k, v) in (LogbookState.take(&e)["source_files"]?.elements ?? []).enumerated() {
-            guard let f = LogbookState.SourceFile(v), f.sha256 != digest.sha256 else {
-                findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry lacks its digest, name, format or size; left out",
-                                        at: SourceLocation(file: path, path: "extensions/umilog/source_files/\(k)")))
+            let at = SourceLocation(file: path, path: "extensions/umilog/source_files/\(k)")
+            guard let f = LogbookState.SourceFile(v) else {
+                findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry lacks its digest, name, format or size; left out", at: at))
                 continue
             }
-            try db.execute(sql: "INSERT OR IGNORE INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [f.sha256, f.name, f.format, f.generator, f.generatorVersion, f.size])
+            guard f.sha256 != digest.sha256 else {
+                findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry is the document itself; left out", at: at))
+                continue
+            }
+            try db.execute(sql: "INSERT OR IGNORE INTO source_file (sha256, name, format, generator, generator_version, size, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [f.sha256, f.name, f.format, f.generator, f.generatorVersion, f.size, f.records])
             ids[f.sha256] = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [f.sha256])
         }
         return ids
     }
 
-    /// What a umilog export says of a dive: its sources, added to the logbook's dive `id`, and,
-    /// for a dive it inserted, backfill's status.
-    private mutating func restoreState(_ state: [String: ExtensionValue], of dive: Dive, to id: String, inserted: Bool, writer: RowWriter) throws {
-        guard !state.isEmpty else { return }
-        func unresolved(_ message: String) {
-            findings.append(Finding(.dropped, "store.state-unresolved", message,
-                                    at: SourceLocation(file: path, line: dive.provenance?.line, path: dive.sourcePath(else: 0) + "/extensions/umilog")))
-        }
+    /// The sources a umilog export gives the dive, with the logbook ids of their files;
+    /// those naming no file the document lists are reported and left out.
+    private mutating func sources(in state: [String: ExtensionValue], of dive: Dive, writer: RowWriter) -> [(file: Int64, record: LogbookState.DiveSourceRecord)] {
+        var out: [(Int64, LogbookState.DiveSourceRecord)] = []
         for v in state["sources"]?.elements ?? [] {
             guard let s = LogbookState.DiveSourceRecord(v), let file = writer.restoredFiles[s.sha256] else {
-                unresolved("a source of the dive names no file the document lists; left out")
+                unresolved(dive, "a source of the dive names no file the document lists; left out")
                 continue
             }
+            out.append((file, s))
+        }
+        return out
+    }
+
+    private mutating func unresolved(_ dive: Dive, _ message: String, code: String = "store.state-unresolved") {
+        findings.append(Finding(.dropped, code, message, at: SourceLocation(file: path, line: dive.provenance?.line, path: dive.sourcePath(else: 0) + "/extensions/umilog")))
+    }
+
+    private func restore(_ sources: [(file: Int64, record: LogbookState.DiveSourceRecord)], to id: String) throws {
+        for (file, s) in sources {
             try db.execute(sql: "INSERT OR IGNORE INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [id, file, s.index, s.recordID, s.line, s.sourceUUID])
         }
-        if inserted, let status = state["status"]?.string {
-            if LogbookState.statuses.contains(status) {
-                try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, id])
-            } else {
-                unresolved("the status \"\(status)\" is not new, matched, unmatched or pending; left out")
-            }
-        }
     }
 
-    /// Places the dive, and restores what a umilog export says of it.
+    /// Places the dive, and restores what a umilog export says of it. A source is restored only
+    /// with what it brought: the sources of a dive that was inserted or merged, never those of a
+    /// dive left as the logbook had it (importing their file later brings what they hold).
     private mutating func place(_ original: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
         var dive = original
         let state = LogbookState.take(&dive.extensions)
+        let sources = sources(in: state, of: dive, writer: writer)
+        // A source record the logbook already has: the dive is here, whole or in part.
+        var here: String?
+        var missing: [(file: Int64, record: LogbookState.DiveSourceRecord)] = []
+        for s in sources {
+            if let d = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [s.file, s.record.index]) {
+                here = here ?? d
+            } else {
+                missing.append(s)
+            }
+        }
+        if let here, try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) == nil {
+            let plan = try placeKnown(dive, in: here, missing: missing, index: index, source: source, writer: &writer)
+            try keepStatus(state, of: dive, in: here)
+            return plan
+        }
         let plan = try decide(dive, index: index, source: source, writer: &writer)
         switch plan.outcome {
-        case .inserted: try restoreState(state, of: dive, to: dive.uuid, inserted: true, writer: writer)
-        case .alreadyImported(let existing), .duplicate(let existing, _, .skip), .duplicate(let existing, _, .merge):
-            try restoreState(state, of: dive, to: existing, inserted: false, writer: writer)
-        case .duplicate(_, _, .keep): try restoreState(state, of: dive, to: dive.uuid, inserted: true, writer: writer)
+        case .inserted, .duplicate(_, _, .keep):
+            try restore(sources, to: dive.uuid)
+            if let status = state["status"]?.string {
+                if LogbookState.statuses.contains(status) {
+                    try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, dive.uuid])
+                } else {
+                    unresolved(dive, "the status \"\(status)\" is not new, matched, unmatched or pending; left out")
+                }
+            }
+        case .duplicate(let existing, _, .merge):
+            try restore(sources, to: existing)
+            try keepStatus(state, of: dive, in: existing)
+        case .alreadyImported(let existing), .duplicate(let existing, _, .skip):
+            try keepStatus(state, of: dive, in: existing)
         }
+        return plan
+    }
+
+    /// Reports a status the export gives a dive the logbook already has with another.
+    private mutating func keepStatus(_ state: [String: ExtensionValue], of dive: Dive, in id: String) throws {
+        let status = state["status"]?.string ?? "new"
+        guard !state.isEmpty, let current = try String.fetchOne(db, sql: "SELECT status FROM dive WHERE id = ?", arguments: [id]), current != status else { return }
+        unresolved(dive, "the dive is \(status) in the file, \(current) in the logbook; the logbook's is kept (umilog backfill decides it again)", code: "store.state-kept")
+    }
+
+    /// A dive of a umilog export some of whose sources the logbook's dive `id` already has:
+    /// already imported when it has them all, else a duplicate whose other sources' recordings
+    /// `merge` adds.
+    private mutating func placeKnown(_ dive: Dive, in id: String, missing: [(file: Int64, record: LogbookState.DiveSourceRecord)],
+                                     index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+        var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .alreadyImported(existing: id))
+        if !missing.isEmpty {
+            let label = try Row.fetchOne(db, sql: "SELECT number, date, start_time FROM dive WHERE id = ?", arguments: [id]).map { r in
+                let when = [r["date"] as String?, r["start_time"] as String?].compactMap { $0 }.joined(separator: " ")
+                return (r["number"] as Int?).map { "#\($0) (\(when))" } ?? when
+            } ?? id
+            plan.outcome = .duplicate(existing: id, label: label, policy: options.onDuplicate)
+            if options.onDuplicate == .merge {
+                // Only the recordings of the sources the logbook's dive lacks.
+                let files = Set(try missing.map { m in try String.fetchOne(db, sql: "SELECT sha256 FROM source_file WHERE id = ?", arguments: [m.file]) })
+                var part = dive
+                part.recordings = dive.recordings.filter { r in
+                    var e = r.extensions
+                    return LogbookState.take(&e)["source_file"]?.string.map { files.contains($0) } ?? false
+                }
+                let resolved = try writer.resolveReferences(part)
+                try Merge(db: db).merge(resolved, into: id, source: source, writer: &writer)
+                try restore(missing, to: id)
+            }
+        }
+        try recordSource(dive: id, source: source, index: index, from: dive)
         return plan
     }
 

@@ -46,25 +46,28 @@ enum LogbookState {
         var generator: String?
         var generatorVersion: String?
         var size: Int
+        /// How many dive records the file holds (nil: not known).
+        var records: Int?
 
         var value: ExtensionValue {
             var m: [ExtensionValue.Member] = [.init("sha256", .string(sha256)), .init("name", .string(name)), .init("format", .string(format))]
             if let generator { m.append(.init("generator", .string(generator))) }
             if let generatorVersion { m.append(.init("generator_version", .string(generatorVersion))) }
             m.append(.init("size", .number(String(size))))
+            if let records { m.append(.init("records", .number(String(records)))) }
             return .object(m)
         }
 
-        init(sha256: String, name: String, format: String, generator: String?, generatorVersion: String?, size: Int) {
+        init(sha256: String, name: String, format: String, generator: String?, generatorVersion: String?, size: Int, records: Int?) {
             self.sha256 = sha256; self.name = name; self.format = format
-            self.generator = generator; self.generatorVersion = generatorVersion; self.size = size
+            self.generator = generator; self.generatorVersion = generatorVersion; self.size = size; self.records = records
         }
 
         init?(_ v: ExtensionValue) {
             guard let sha = v["sha256"]?.string, !sha.isEmpty, let name = v["name"]?.string, let format = v["format"]?.string,
                   let size = v["size"]?.int, size >= 0 else { return nil }
             self.init(sha256: sha, name: name, format: format, generator: v["generator"]?.string,
-                      generatorVersion: v["generator_version"]?.string, size: size)
+                      generatorVersion: v["generator_version"]?.string, size: size, records: v["records"]?.int.flatMap { $0 >= 0 ? $0 : nil })
         }
     }
 

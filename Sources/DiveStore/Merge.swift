@@ -81,8 +81,13 @@ struct Merge {
         parts.people = dive.people.filter { !people.contains($0.personUUID) }
         let gear = Set(try String.fetchAll(db, sql: "SELECT gear_id FROM dive_gear WHERE dive_id = ?", arguments: [id]))
         parts.gearUUIDs = dive.gearUUIDs.filter { !gear.contains($0) }
-        let species = Set(try String.fetchAll(db, sql: "SELECT logged_species_id FROM sighting WHERE dive_id = ?", arguments: [id]))
-        parts.sightings = dive.sightings.filter { !species.contains($0.speciesUUID) }
+        // A sighting of a species the dive has, as logged or as resolved, is the same sighting.
+        let species = Set(try String.fetchAll(db, sql: "SELECT species_id FROM sighting WHERE dive_id = ? UNION SELECT logged_species_id FROM sighting WHERE dive_id = ?", arguments: [id, id]))
+        parts.sightings = dive.sightings.filter { s in
+            var e = s.extensions
+            let logged = LogbookState.take(&e)["logged_species_uuid"]?.string
+            return !species.contains(s.speciesUUID) && !(logged.map(species.contains) ?? false)
+        }
         try writer.insertParts(of: parts, appending: true, source: source)
         // What the logbook's dive does not record: a start time only on the same day, with its
         // offset and key; a position as a pair.

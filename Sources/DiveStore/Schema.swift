@@ -20,6 +20,12 @@ enum Schema {
                 CREATE INDEX dive_source_uuid ON dive_source(source_uuid);
                 """)
         }
+        // How many dive records the file holds: the file is known whole (and need not be read
+        // again) only when the logbook has every one of them. A backup restores a file's row
+        // while holding, perhaps, a few of its dives.
+        m.registerMigration("v3-source-file-records") { db in
+            try db.execute(sql: "ALTER TABLE source_file ADD COLUMN records INTEGER")
+        }
         return m
     }
 

@@ -250,6 +250,74 @@ import TestSupport
         }
     }
 
+    /// One dive from computer A (with a sighting) and from computer B, a minute apart.
+    func twoComputers(in dir: String) throws -> (a: String, b: String) {
+        let a = try divejson(["""
+            {"uuid": "e1000000-0000-4000-8000-00000000000a", "started_at": "2020-01-01T09:00:00", "max_depth": 18, "recordings": [{"device": {"model": "A"}}],
+             "sightings": [{"species_uuid": "e2000000-0000-4000-8000-000000000001", "count": 2}]}
+            """], #""species": [{"uuid": "e2000000-0000-4000-8000-000000000001", "scientific_name": "Chelonia mydas"}]"#, in: dir, name: "a.divejson")
+        let b = try divejson(["""
+            {"uuid": "e1000000-0000-4000-8000-00000000000b", "started_at": "2020-01-01T09:01:00", "max_depth": 18.2, "recordings": [{"device": {"model": "B"}}]}
+            """], in: dir, name: "b.divejson")
+        return (a, b)
+    }
+
+    func models(_ log: TemporaryLogbook) throws -> [String] {
+        try log.store.read { db in try String.fetchAll(db, sql: "SELECT device_model FROM recording ORDER BY device_model") }
+    }
+
+    @Test("a backup's sources count only with what they brought: a dive left as the logbook had it does not claim the other computer's file, and a merge adds no recording twice")
+    func sourcesOnlyWithTheirData() throws {
+        let log = try TemporaryLogbook()
+        let (a, b) = try twoComputers(in: log.directory)
+        _ = try log.store.seedCatalog()
+        _ = log.store.importLogbooks([b])
+        _ = log.store.importLogbooks([a], options: ImportOptions(onDuplicate: .merge))
+        _ = try log.store.backfill()
+        let (_, backup, _) = try restored(log)
+        // A logbook with B's dive only: the backup is skipped as its duplicate; A imported later still merges.
+        let onlyB = try TemporaryLogbook()
+        _ = try onlyB.store.seedCatalog()
+        _ = onlyB.store.importLogbooks([b])
+        #expect(onlyB.store.importLogbooks([backup]).duplicates == 1)
+        #expect(onlyB.store.importLogbooks([a], options: ImportOptions(onDuplicate: .merge)).merged == 1)
+        #expect(try models(onlyB) == ["A", "B"])
+        // A logbook with A's dive: merging the backup adds B's recording once, and no second sighting.
+        let onlyA = try TemporaryLogbook()
+        _ = try onlyA.store.seedCatalog()
+        _ = onlyA.store.importLogbooks([a])
+        #expect(onlyA.store.importLogbooks([backup], options: ImportOptions(onDuplicate: .merge)).merged == 1)
+        #expect(try models(onlyA) == ["A", "B"])
+        #expect(try onlyA.count("sighting") == 1)
+        #expect(try onlyA.store.check().isEmpty)
+    }
+
+    @Test("a file a scoped backup holds only part of is read in full when it is imported later")
+    func partialFile() throws {
+        let log = try TemporaryLogbook()
+        _ = log.store.importLogbooks([Paths.samples + "/logbook.uddf"])
+        let number = try log.store.read { db in try Int.fetchOne(db, sql: "SELECT min(number) FROM dive") }
+        let (copy, _, report) = try restored(log, scope: ExportScope(diveNumber: number))
+        #expect(report.inserted == 1)
+        let again = copy.store.importLogbooks([Paths.samples + "/logbook.uddf"])
+        #expect(again.inserted == 4 && again.alreadyImported == 1)
+        #expect(try copy.store.importLogbooks([Paths.samples + "/logbook.uddf"]).inserted == 0)
+    }
+
+    @Test("a catalog record restored into a logbook that was not seeded is kept as the log's, and reported")
+    func unseeded() throws {
+        let (log, _, _) = try BackfillTests().logbook()
+        _ = try log.store.backfill()
+        let exported = log.directory + "/backup.divejson"
+        _ = DiveKit.convert(source: try LogbookExport(store: log.store, logbookState: true), name: log.path,
+                            options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
+        let bare = try TemporaryLogbook()
+        let report = bare.store.importLogbooks([exported])
+        #expect(report.exitCode == 0 && report.inserted == 4)
+        let notes = report.files[0].findings.filter { $0.code == "store.state-unresolved" }
+        #expect(notes.count >= 2 && notes.allSatisfy { $0.message.contains("db init --seed") })
+    }
+
     @Test("state a DiveJSON file's umilog entries give that the logbook cannot take is reported, and the dives import")
     func unresolvedState() throws {
         let log = try TemporaryLogbook()
