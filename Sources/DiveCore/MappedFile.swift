@@ -8,6 +8,10 @@ import Darwin
 /// front to back: a regular file is mapped, and the pages a reader is done with are handed
 /// back (``release(before:)``), so that reading a 500 MB file does not hold 500 MB. Standard
 /// input, a pipe or an empty file is read into memory instead.
+///
+/// A mapped file must not shrink while it is read: the process would stop on SIGBUS (a
+/// reader checks that what it parses again ends where its first scan ended, which catches
+/// a file rewritten in place at the same size).
 public final class MappedFile {
     public let bytes: UnsafeRawBufferPointer
     private let mapping: UnsafeMutableRawPointer?

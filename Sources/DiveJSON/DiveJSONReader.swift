@@ -56,7 +56,7 @@ public final class DiveJSONReader: DiveSource {
                 let k = next_
                 next_ += 1
                 var parser = JSONParser(bytes: file.bytes, file: displayName, at: marks[k], path: [.member("dives"), .index(k)])
-                let node = try parser.parseValueAtMark()
+                let node = try parser.parseValue(endingAt: marks[k].end)
                 file.release(before: marks[k].end)
                 for d in parser.duplicates {
                     report(.dropped, "json.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); the first is read", d.path, line: d.line, column: d.column)

@@ -131,8 +131,15 @@ public struct JSONParser {
         depth = components.count
     }
 
-    /// Parses the one value the parser was made for (``init(bytes:file:at:path:)``).
-    mutating func parseValueAtMark() throws -> JSONNode { try parseValue() }
+    /// Parses the one value the parser was made for (``init(bytes:file:at:path:)``), which must
+    /// end where the scan found it ending: else the file changed while it was read.
+    mutating func parseValue(endingAt end: Int) throws -> JSONNode {
+        let node = try parseValue()
+        guard i == end else {
+            throw DiveError("io.changed", "the file changed while it was being read; read it again once nothing writes to it", at: SourceLocation(file: file, line: line, column: column))
+        }
+        return node
+    }
 
     /// Parses the whole text as ``parseDocument()`` does, except that the elements of the
     /// top-level object's array member `deferred` are only scanned for where they lie: the
@@ -330,7 +337,7 @@ public struct JSONParser {
         while i < bytes.count {
             switch bytes[i] {
             case UInt8(ascii: "\""): i += 1; return
-            case UInt8(ascii: "\\"): i += 2
+            case UInt8(ascii: "\\"): i = min(i + 2, bytes.count)
             case 0x0A: throw error("json.syntax", "a string holds an unescaped control character (a raw line break?)")
             default: i += 1
             }

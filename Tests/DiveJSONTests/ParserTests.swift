@@ -137,6 +137,22 @@ func readDeferred(_ text: String) throws -> (dives: [Dive], findings: [Finding])
         #expect(e.location.line == line && e.location.column == column, "\(e)")
     }
 
+    @Test("a file rewritten in place between the scan and a dive's parse is an error, not a misread")
+    func changedUnderneath() throws {
+        let text = Self.head + " \"dives\": [{\"uuid\": \"c1000000-0000-4000-8000-000000000001\", \"started_at\": \"2024-01-01\", \"notes\": \"xx\"}]}"
+        let path = NSTemporaryDirectory() + "umilog-changed-\(UUID().uuidString).divejson"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try DiveJSONReader(path: path)
+        // The same length, the dive's object now ending one byte earlier.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(text.replacingOccurrences(of: "\"xx\"}", with: "\"x\"} ").utf8))
+        try handle.close()
+        var caught: DiveError?
+        do { _ = try reader.next() } catch let e as DiveError { caught = e }
+        #expect(caught?.code == "io.changed")
+    }
+
     @Test("a member repeated inside a dive is reported at the dive's path")
     func duplicatesInDives() throws {
         let text = Self.head + " \"dives\": [{\"uuid\": \"c1000000-0000-4000-8000-000000000001\", \"started_at\": \"2024-01-01\", \"notes\": \"a\", \"notes\": \"b\"}]}"
