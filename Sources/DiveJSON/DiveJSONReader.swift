@@ -45,7 +45,7 @@ public final class DiveJSONReader: DiveSource {
             throw DiveError("divejson.version", "DiveJSON version \(text) is not one this reader knows (1.x)", at: SourceLocation(file: name, line: version.line, column: version.column))
         }
         for d in duplicates {
-            report(.dropped, "json.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); the first is read", d.path, line: d.line, column: d.column)
+            reportDuplicate(d)
         }
         readHeader()
     }
@@ -59,7 +59,7 @@ public final class DiveJSONReader: DiveSource {
                 let node = try parser.parseValue(endingAt: marks[k].end)
                 file.release(before: marks[k].end)
                 for d in parser.duplicates {
-                    report(.dropped, "json.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); the first is read", d.path, line: d.line, column: d.column)
+                    reportDuplicate(d)
                 }
                 if let dive = readDive(node, path: "$.dives[\(k)]", index: k) { return dive }
             }
@@ -79,6 +79,11 @@ public final class DiveJSONReader: DiveSource {
     }
 
     // MARK: Reporting
+
+    /// A member name an object repeats: the first is read.
+    private func reportDuplicate(_ d: DuplicateMember) {
+        report(.dropped, "json.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); the first is read", d.path, line: d.line, column: d.column)
+    }
 
     fileprivate func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String, line: Int, column: Int) {
         findings.append(Finding(kind, code, message, at: SourceLocation(file: displayName, line: line, column: column, path: path)))

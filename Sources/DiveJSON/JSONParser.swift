@@ -315,7 +315,9 @@ public struct JSONParser {
         // The closing brackets expected, innermost last.
         var closers: [UInt8] = []
         repeat {
-            guard i < bytes.count else { throw error("json.truncated", "the JSON text ends inside an object or array; the file looks truncated") }
+            guard i < bytes.count else {
+                throw error("json.truncated", "the JSON text ends inside an \(closers.last == UInt8(ascii: "}") ? "object" : "array"); the file looks truncated")
+            }
             switch bytes[i] {
             case UInt8(ascii: "{"): closers.append(UInt8(ascii: "}")); i += 1
             case UInt8(ascii: "["): closers.append(UInt8(ascii: "]")); i += 1

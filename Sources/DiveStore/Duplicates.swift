@@ -32,10 +32,15 @@ enum Duplicates {
                 agreed += 1
             }
             guard agreed >= ((dateOnly || startTime == nil) ? 2 : 1) else { continue }
-            let number: Int? = row["number"]
-            let when = [row["date"] as String?, startTime].compactMap { $0 }.joined(separator: " ")
-            return Match(id: row["id"], label: number.map { "#\($0) (\(when))" } ?? when)
+            return Match(id: row["id"], label: label(row))
         }
         return nil
+    }
+
+    /// How a plan names the logbook's dive: its number and start (`#4 (2024-08-10 11:20:00)`),
+    /// from a row with `number`, `date` and `start_time`.
+    static func label(_ row: Row) -> String {
+        let when = [row["date"] as String?, row["start_time"] as String?].compactMap { $0 }.joined(separator: " ")
+        return (row["number"] as Int?).map { "#\($0) (\(when))" } ?? when
     }
 }

@@ -386,10 +386,7 @@ struct FileRun {
                                      index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
         var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .alreadyImported(existing: id))
         if !missing.isEmpty {
-            let label = try Row.fetchOne(db, sql: "SELECT number, date, start_time FROM dive WHERE id = ?", arguments: [id]).map { r in
-                let when = [r["date"] as String?, r["start_time"] as String?].compactMap { $0 }.joined(separator: " ")
-                return (r["number"] as Int?).map { "#\($0) (\(when))" } ?? when
-            } ?? id
+            let label = try Row.fetchOne(db, sql: "SELECT number, date, start_time FROM dive WHERE id = ?", arguments: [id]).map(Duplicates.label) ?? id
             plan.outcome = .duplicate(existing: id, label: label, policy: options.onDuplicate)
             if options.onDuplicate == .merge {
                 // Only the recordings of the sources the logbook's dive lacks.
