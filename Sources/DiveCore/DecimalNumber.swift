@@ -154,6 +154,14 @@ public struct DecimalNumber: Sendable, Hashable, CustomStringConvertible {
         return DecimalNumber(significand: s, exponent: e)
     }
 
+    /// The number `text` as an integer when it is one — JSON Schema's sense, so `5520.0` and
+    /// `5.52e3` are `5520` — else `nil`.
+    public static func exactInteger(_ text: String) -> Int? {
+        if let i = Int(text) { return i }
+        guard let d = DecimalNumber(text), d.normalized().exponent >= 0 else { return nil }
+        return d.roundedInteger()
+    }
+
     /// The value rounded to an integer, halves away from zero; `nil` when it does not fit.
     public func roundedInteger() -> Int? {
         if exponent >= 0 {

@@ -41,9 +41,7 @@ public struct JSONNode: Sendable, Hashable {
     /// are `5520` — else `nil`.
     public var integer: Int? {
         guard case .number(let n) = value else { return nil }
-        if let i = Int(n) { return i }
-        guard let d = DecimalNumber(n), d.normalized().exponent >= 0 else { return nil }
-        return d.roundedInteger()
+        return DecimalNumber.exactInteger(n)
     }
     public var isObject: Bool { if case .object = value { return true } else { return false } }
 

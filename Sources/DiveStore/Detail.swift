@@ -59,6 +59,4 @@ enum Detail {
         let element = try node(detail, with: members)
         return try DiveJSONFragment.header(from: JSONNode.object([(list, JSONNode(.array([element])))]), findings: &findings)
     }
-
-    static func string(_ s: String?) -> JSONNode? { s.map { JSONNode(.string($0)) } }
 }

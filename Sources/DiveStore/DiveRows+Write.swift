@@ -195,40 +195,38 @@ struct RowWriter {
     /// matched to and the diver's list state. A logbook that already decides either keeps its own.
     private mutating func restoreSiteState() throws {
         for s in header.sites {
-            var e = s.extensions
-            let state = LogbookState.take(&e)
+            let state = LogbookState.members(of: s.extensions)
             if let c = state["canonical_site_uuid"]?.string {
                 if c != s.uuid, try site(c) {
                     let current = try String.fetchOne(db, sql: "SELECT canonical_site_id FROM site WHERE id = ?", arguments: [s.uuid])
                     if let current, current != c {
-                        kept("site \"\(s.name)\" is matched to site \(c) in the file, to site \(current) in the logbook; the logbook's match is kept", s)
+                        siteState(s, "store.state-kept", "site \"\(s.name)\" is matched to site \(c) in the file, to site \(current) in the logbook; the logbook's match is kept")
                     } else {
                         try db.execute(sql: "UPDATE site SET canonical_site_id = ? WHERE id = ?", arguments: [c, s.uuid])
                     }
                 } else {
-                    findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" is marked as matched to site \(c), which neither the logbook nor the file holds; left unmatched",
-                                            at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
+                    siteState(s, "store.state-unresolved", "site \"\(s.name)\" is marked as matched to site \(c), which neither the logbook nor the file holds; left unmatched")
                 }
             }
             if let l = state["list_state"]?.string {
                 if LogbookState.listStates.contains(l) {
                     let current = try String.fetchOne(db, sql: "SELECT state FROM list_state WHERE site_id = ?", arguments: [s.uuid])
                     if let current, current != l {
-                        kept("site \"\(s.name)\" is \(l) in the file, \(current) in the logbook; the logbook's is kept", s)
+                        siteState(s, "store.state-kept", "site \"\(s.name)\" is \(l) in the file, \(current) in the logbook; the logbook's is kept")
                     } else if current == nil {
                         try db.execute(sql: "INSERT INTO list_state (site_id, state) VALUES (?, ?)", arguments: [s.uuid, l])
                     }
                 } else {
-                    findings.append(Finding(.dropped, "store.state-unresolved", "site \"\(s.name)\" has the list state \"\(l)\", which is not visited, wishlist or planned; left out",
-                                            at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
+                    siteState(s, "store.state-unresolved", "site \"\(s.name)\" has the list state \"\(l)\", which is not visited, wishlist or planned; left out")
                 }
             }
         }
     }
 
-    /// State a umilog export gives that the logbook already decides otherwise.
-    private mutating func kept(_ message: String, _ s: Site) {
-        findings.append(Finding(.dropped, "store.state-kept", message, at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
+    /// State a umilog export gives a site that the logbook cannot take (`store.state-unresolved`)
+    /// or already decides otherwise (`store.state-kept`).
+    private mutating func siteState(_ s: Site, _ code: String, _ message: String) {
+        findings.append(Finding(.dropped, code, message, at: SourceLocation(file: file, path: "sites/\(s.uuid)/extensions/umilog")))
     }
 
     // MARK: The dive

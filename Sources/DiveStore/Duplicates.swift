@@ -13,12 +13,17 @@ enum Duplicates {
         // A day alone says too little: a dive logged with its date only is the same as one of
         // that day whose depth and duration both agree.
         let dateOnly = start.time == nil
+        // Every candidate's key lies within the tolerance or on the dive's day (a date-only dive's
+        // key is its midnight): a range the start index answers, so the lookup is not a scan.
+        let day = start.date.daysSinceEpoch * 86400
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, number, date, start_time, start_key, max_depth, bottom_time FROM dive
-            WHERE ((start_key BETWEEN ? AND ? AND start_time IS NOT NULL) OR ((? OR start_time IS NULL) AND date = ?))
+            WHERE start_key BETWEEN ? AND ?
+              AND ((start_key BETWEEN ? AND ? AND start_time IS NOT NULL) OR ((? OR start_time IS NULL) AND date = ?))
               AND id NOT IN (SELECT dive_id FROM dive_source WHERE source_file_id = ?)
             ORDER BY abs(start_key - ?)
-            """, arguments: [key - t.start, key + t.start, dateOnly, start.date.description, source, key])
+            """, arguments: [min(key - t.start, day), max(key + t.start, day + 86399),
+                             key - t.start, key + t.start, dateOnly, start.date.description, source, key])
         for row in rows {
             let depth: Double? = row["max_depth"], duration: Int? = row["bottom_time"]
             let startTime: String? = row["start_time"]

@@ -37,6 +37,7 @@ public final class LogbookExport: DiveSource {
     private let state: Bool
     /// The files the exported dives came from (with `state`), in import order.
     private var sourceFiles: [String] = []
+    private var sourceFilesSeen: Set<String> = []
     private var finished = false
 
     public init(store: LogbookStore, scope: ExportScope = ExportScope(), logbookState: Bool = false) throws {
@@ -58,7 +59,7 @@ public final class LogbookExport: DiveSource {
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         ids = try store.read { db in
             try String.fetchAll(db, sql: "SELECT id FROM dive \(whereClause) ORDER BY start_key IS NULL, start_key, number, id",
-                                arguments: StatementArguments(arguments) ?? [])
+                                arguments: StatementArguments(arguments))
         }
         if scope.isAll { try addEverything() }
     }
@@ -77,7 +78,7 @@ public final class LogbookExport: DiveSource {
             var reader = RowReader(db: db, state: state)
             guard let dive = try reader.dive(id) else { return nil }
             try addReferences(of: dive, reader: &reader)
-            for sha in reader.sourceFiles where !sourceFiles.contains(sha) { sourceFiles.append(sha) }
+            for sha in reader.sourceFiles where sourceFilesSeen.insert(sha).inserted { sourceFiles.append(sha) }
             findings += reader.findings
             return dive
         }
@@ -131,7 +132,10 @@ public final class LogbookExport: DiveSource {
             for id in try String.fetchAll(db, sql: "SELECT id FROM site WHERE kind != 'catalog'\(listed) ORDER BY rowid") {
                 try addSite(id, reader: &reader)
             }
-            if state { sourceFiles = try String.fetchAll(db, sql: "SELECT sha256 FROM source_file ORDER BY id") }
+            if state {
+                sourceFiles = try String.fetchAll(db, sql: "SELECT sha256 FROM source_file ORDER BY id")
+                sourceFilesSeen = Set(sourceFiles)
+            }
             for id in try String.fetchAll(db, sql: "SELECT id FROM trip ORDER BY rowid") where seen.insert("trip:\(id)").inserted {
                 if let t = try reader.trip(id) { header.trips.append(t) }
             }

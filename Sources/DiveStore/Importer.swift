@@ -286,9 +286,8 @@ struct FileRun {
     /// logbook where it lacks them (with how many records each holds, so that a file whose
     /// records the logbook does not all get is read when it is imported): their ids by digest.
     private mutating func restoreSourceFiles(_ header: LogbookHeader) throws -> [String: Int64] {
-        var e = header.extensions
         var ids: [String: Int64] = [:]
-        for (k, v) in (LogbookState.take(&e)["source_files"]?.elements ?? []).enumerated() {
+        for (k, v) in (LogbookState.members(of: header.extensions)["source_files"]?.elements ?? []).enumerated() {
             let at = SourceLocation(file: path, path: "extensions/umilog/source_files/\(k)")
             guard let f = LogbookState.SourceFile(v) else {
                 findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry lacks its digest, name, format or size; left out", at: at))
@@ -393,8 +392,7 @@ struct FileRun {
                 let files = Set(try missing.map { m in try String.fetchOne(db, sql: "SELECT sha256 FROM source_file WHERE id = ?", arguments: [m.file]) })
                 var part = dive
                 part.recordings = dive.recordings.filter { r in
-                    var e = r.extensions
-                    return LogbookState.take(&e)["source_file"]?.string.map { files.contains($0) } ?? false
+                    LogbookState.members(of: r.extensions)["source_file"]?.string.map { files.contains($0) } ?? false
                 }
                 let resolved = try writer.resolveReferences(part)
                 try Merge(db: db).merge(resolved, into: id, source: source, writer: &writer)

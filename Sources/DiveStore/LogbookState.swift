@@ -28,6 +28,12 @@ enum LogbookState {
         return out
     }
 
+    /// The members of the `umilog` entry of `extensions`, left where they are.
+    static func members(of extensions: ExtensionValue?) -> [String: ExtensionValue] {
+        var copy = extensions
+        return take(&copy)
+    }
+
     /// `extensions` with a `umilog` entry of `members` (none when `members` is empty).
     static func adding(_ members: [ExtensionValue.Member], to extensions: ExtensionValue?) -> ExtensionValue? {
         guard !members.isEmpty else { return extensions }
@@ -109,6 +115,7 @@ extension ExtensionValue {
     }
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
-    var int: Int? { if case .number(let n) = self { Int(n) } else { nil } }
+    /// The number as an integer when it is one (`3`, `3.0`, `3e0`), as ``DecimalNumber/exactInteger(_:)`` reads it.
+    var int: Int? { if case .number(let n) = self { DecimalNumber.exactInteger(n) } else { nil } }
     var elements: [ExtensionValue] { if case .array(let a) = self { a } else { [] } }
 }

@@ -75,6 +75,7 @@ struct Merge {
             recordings[r].profile = p
         }
         var parts = Dive(uuid: id, startedAt: nil)
+        parts.provenance = dive.provenance
         parts.recordings = recordings
         // People, gear and sightings the logbook's dive does not have yet.
         let people = Set(try String.fetchAll(db, sql: "SELECT person_id FROM dive_person WHERE dive_id = ?", arguments: [id]))
@@ -84,8 +85,7 @@ struct Merge {
         // A sighting of a species the dive has, as logged or as resolved, is the same sighting.
         let species = Set(try String.fetchAll(db, sql: "SELECT species_id FROM sighting WHERE dive_id = ? UNION SELECT logged_species_id FROM sighting WHERE dive_id = ?", arguments: [id, id]))
         parts.sightings = dive.sightings.filter { s in
-            var e = s.extensions
-            let logged = LogbookState.take(&e)["logged_species_uuid"]?.string
+            let logged = LogbookState.members(of: s.extensions)["logged_species_uuid"]?.string
             return !species.contains(s.speciesUUID) && !(logged.map(species.contains) ?? false)
         }
         try writer.insertParts(of: parts, appending: true, source: source)
