@@ -240,11 +240,20 @@ public struct DateOrderDecision: Sendable {
 
     public mutating func observe(_ text: Substring) {
         guard let p = CSVValues.dateParts(text) else { return }
+        // Both numbers over 12 is no date at all (31/31/2024): it says nothing of the order,
+        // and its row reports it as a bad value.
+        guard p.yearFirst || p.a <= 12 || p.b <= 12 else { return }
         datesSeen += 1
         guard !p.yearFirst else { return }
         yearFirstOnly = false
         if p.separator == "." { dotted = true }
-        if p.a > 12 && p.b <= 12 { if dayFirstEvidence == nil { dayFirstEvidence = String(text) } } else if p.b > 12 && p.a <= 12 { if monthFirstEvidence == nil { monthFirstEvidence = String(text) } } else if ambiguousExample == nil { ambiguousExample = String(text) }
+        if p.a > 12 && p.b <= 12 {
+            if dayFirstEvidence == nil { dayFirstEvidence = String(text) }
+        } else if p.b > 12 && p.a <= 12 {
+            if monthFirstEvidence == nil { monthFirstEvidence = String(text) }
+        } else if ambiguousExample == nil {
+            ambiguousExample = String(text)
+        }
     }
 
     /// The order, when the column decides it.

@@ -210,7 +210,7 @@ func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat 
         if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw DiveError("format.empty", head.isEmpty ? "the file is empty" : "the file holds only white space", at: SourceLocation(file: name))
         }
-        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (expected UDDF, DiveJSON or CSV; use --from to name the format)", at: SourceLocation(file: name, line: 1))
+        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: SourceLocation(file: name, line: 1))
     }
 }
 

@@ -92,7 +92,7 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
             report.files.append(result)
             onFile(result)
         } catch let e as DiveError {
-            report.failures.append(notADiveLog(e))
+            report.failures.append(e)
         } catch {
             report.failures.append(DiveError("io.read", "\(error)", at: SourceLocation(file: name)))
         }
@@ -105,7 +105,7 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
                     switch try classifyFile(file) {
                     case .readable(let f): format = f
                     case .unsupported(_, let e), .notADiveLog(let e):
-                        report.skipped.append(SkippedFile(path: file, reason: notADiveLog(e)))
+                        report.skipped.append(SkippedFile(path: file, reason: e))
                         continue
                     }
                 } catch {
@@ -124,12 +124,6 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
         }
     }
     return report
-}
-
-/// The sniffer's refusal, worded for validating (it names no `convert` option).
-private func notADiveLog(_ e: DiveError) -> DiveError {
-    guard e.code == "format.unknown" else { return e }
-    return DiveError(e.code, "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: e.location)
 }
 
 

@@ -47,7 +47,7 @@ struct Convert: ParsableCommand {
         var findings: [Finding] = []
         for input in report.inputs {
             findings += input.findings
-            if let error = input.error { printError(error.description) }
+            if let error = input.error { printError(describeWithFromHint(error)) }
         }
         if !quiet {
             for line in renderFindings(findings, perCode: allFindings ? Int.max : 3) { printError(line) }

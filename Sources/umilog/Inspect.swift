@@ -19,7 +19,13 @@ struct Inspect: ParsableCommand {
     var csv: CSVInputOptions
 
     func run() throws {
-        let s = try DiveKit.inspect(path: file, format: from, csv: csv.readOptions())
+        let s: InspectSummary
+        do {
+            s = try DiveKit.inspect(path: file, format: from, csv: csv.readOptions())
+        } catch let e as DiveError {
+            printError(describeWithFromHint(e))
+            throw ExitCode(1)
+        }
         print(renderInspect(s))
         if verbose {
             for line in renderFindings(s.findings, perCode: Int.max) { print(line) }

@@ -10,6 +10,12 @@ func printError(_ line: String) {
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
+/// An error as a command that takes `--from` prints it: a file the sniffer does not
+/// recognise gets the option that names its format.
+func describeWithFromHint(_ e: DiveError) -> String {
+    e.code == "format.unknown" ? e.description + "; name its format with --from uddf|json|csv" : e.description
+}
+
 @main
 struct Umilog: ParsableCommand {
     static let configuration = CommandConfiguration(

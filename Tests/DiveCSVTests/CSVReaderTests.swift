@@ -126,6 +126,14 @@ struct CSVCorpusDiveTests {
 @Suite struct CSVReaderTests {
     /// A spreadsheet whose every date could be day-first or month-first is refused with the
     /// flag to use; with the flag it imports.
+    @Test("a date with both numbers over 12 is a bad value of its row, not a reason to doubt the column's order")
+    func impossibleDateIsABadValue() throws {
+        let (dives, findings, _) = try readCSVText("date,max depth (m)\n2024-01-05,12\n31/31/2024,14\n2024-01-07,16\n")
+        #expect(dives.compactMap(\.startedAt).map(\.description) == ["2024-01-05", "2024-01-07"])
+        #expect(findings.map(\.code) == ["csv.bad-value", "csv.row-without-start"])
+        #expect(findings.first?.message.contains("31/31/2024") == true)
+    }
+
     @Test func ambiguousDatesAreRefusedUntilTheOrderIsGiven() throws {
         let path = Paths.samples + "/csv/ambiguous-dates.csv"
         let error = try #require(throws: DiveError.self) { _ = try readCSV(path) }

@@ -41,6 +41,24 @@ import TestSupport
         #expect(other.stderr.hasPrefix("Samples/invalid/format.unknown-xml.xml:1: error[format.unknown-xml]: the file is XML with root element <pocketnotes>"))
     }
 
+    @Test("only the commands that take --from name it when a file is not recognised")
+    func fromHintOnlyWhereTheOptionExists() throws {
+        let file = "Samples/invalid/format.unknown.txt"
+        let hint = "; name its format with --from uddf|json|csv"
+        for command in [["convert", file, "--to", "csv"], ["inspect", file]] {
+            let r = try umilog(command)
+            #expect(r.status == 1 && r.stderr.contains("(UDDF, DiveJSON or CSV)\(hint)\n"), "\(command)")
+        }
+        let db = NSTemporaryDirectory() + "umilog-hint-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        #expect(try umilog(["db", "init", "--db", db]).status == 0)
+        for command in [["validate", file], ["import", file, "--db", db]] {
+            let r = try umilog(command)
+            let all = r.stdout + r.stderr
+            #expect(all.contains("(UDDF, DiveJSON or CSV)") && !all.contains("--from"), "\(command)")
+        }
+    }
+
     @Test func badUsageExitsTwo() throws {
         #expect(try umilog(["validate"]).status == 2)
         #expect(try umilog(["validate", "Samples/logbook.uddf", "--format", "yaml"]).status == 2)
