@@ -61,6 +61,8 @@ public final class CSVDiveReader: DiveSource {
     private var divesRead = 0
     /// A row read ahead: the first of the next dive in a profile table.
     private var pending: CSVRow?
+    /// Rows with values past the table's last column.
+    private var overlongRows = 0
     private var finished = false
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
@@ -192,6 +194,7 @@ public final class CSVDiveReader: DiveSource {
             if tokenizer.isBlank { continue }
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
+            reportFieldsPastTheTable(row: row)
             return CSVRow(tokenizer: tokenizer, row: row, line: tokenizer.line)
         }
         return nil
@@ -271,6 +274,18 @@ public final class CSVDiveReader: DiveSource {
         guard badReported.insert("\(column.index)|\(column.name)|\(value)").inserted else { return }
         report(.dropped, "csv.bad-value", "\"\(value)\" is not \(expected); left out (here and wherever the column says the same)",
                row: row, line: line, column: column.name)
+    }
+
+    /// Values in fields past the table's last column have no column to be read by: the first
+    /// row that holds one is reported, with how many more do (empty fields past the end, a
+    /// trailing delimiter, are nothing).
+    private func reportFieldsPastTheTable(row: Int) {
+        let width = layout.columns.count, count = tokenizer.fieldCount
+        guard count > width, (width..<count).contains(where: { !tokenizer.isEmptyField($0) }) else { return }
+        overlongRows += 1
+        guard overlongRows == 1 else { return }
+        report(.dropped, "csv.ragged-row", "row \(row) has \(count) fields where the \(layout.dialect.hasHeader ? "header" : "table") has \(width); the values past the last column are not read (the same in any later row that has more fields)",
+               row: row, line: tokenizer.line)
     }
 
     /// Reports something about a column once per file (the message is built only then).

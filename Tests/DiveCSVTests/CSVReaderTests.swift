@@ -126,6 +126,17 @@ struct CSVCorpusDiveTests {
 @Suite struct CSVReaderTests {
     /// A spreadsheet whose every date could be day-first or month-first is refused with the
     /// flag to use; with the flag it imports.
+    @Test("values past the table's last column are reported, not dropped silently; a trailing delimiter is nothing")
+    func valuesPastTheLastColumn() throws {
+        let rows = (1...10).map { "2024-01-\(String(format: "%02d", $0)),1\($0)" }
+        let text = (["date,max depth (m)"] + rows + ["2024-01-11,14,surprise", "2024-01-12,15,", "2024-01-13,16,again"]).joined(separator: "\n") + "\n"
+        let (dives, findings, _) = try readCSVText(text)
+        #expect(dives.count == 13)
+        let ragged = findings.filter { $0.code == "csv.ragged-row" }
+        #expect(ragged.count == 1)
+        #expect(ragged.first?.location.row == 12 && ragged.first?.location.line == 12)
+    }
+
     @Test("a date with both numbers over 12 is a bad value of its row, not a reason to doubt the column's order")
     func impossibleDateIsABadValue() throws {
         let (dives, findings, _) = try readCSVText("date,max depth (m)\n2024-01-05,12\n31/31/2024,14\n2024-01-07,16\n")
