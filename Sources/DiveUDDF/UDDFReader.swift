@@ -448,14 +448,14 @@ final class UDDFState: XMLEventHandler {
         let info = p == .informationbeforedive || p == .informationafterdive || p == .dive
         switch tag {
         case .datetime where p == .informationbeforedive || p == .dive: dive?.datetimeText = string()
-        case .year where p == .date && parent(2) == .dive: dive?.year = integer()
-        case .month where p == .date && parent(2) == .dive: dive?.month = integer()
-        case .day where p == .date && parent(2) == .dive: dive?.day = integer()
-        case .hour where p == .time && parent(2) == .dive: dive?.hour = integer()
-        case .minute where p == .time && parent(2) == .dive: dive?.minute = integer()
-        case .second where p == .time && parent(2) == .dive: dive?.second = integer()
-        case .divenumber where info: dive?.number = integer()
-        case .internaldivenumber where info: dive?.internalNumber = integer()
+        case .year where p == .date && parent(2) == .dive: dive?.year = integer("year")
+        case .month where p == .date && parent(2) == .dive: dive?.month = integer("month")
+        case .day where p == .date && parent(2) == .dive: dive?.day = integer("day")
+        case .hour where p == .time && parent(2) == .dive: dive?.hour = integer("hour")
+        case .minute where p == .time && parent(2) == .dive: dive?.minute = integer("minute")
+        case .second where p == .time && parent(2) == .dive: dive?.second = integer("second")
+        case .divenumber where info: dive?.number = integer("divenumber")
+        case .internaldivenumber where info: dive?.internalNumber = integer("internaldivenumber")
         case .altitude where info: dive?.altitude = diveNumber("altitude")
         case .airtemperature where info: dive?.airTemperature = diveNumber("airtemperature")
         case .surfacepressure where info: dive?.surfacePressure = diveNumber("surfacepressure")
@@ -511,9 +511,10 @@ final class UDDFState: XMLEventHandler {
         text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
-    private func integer() -> Int? {
-        guard let d = decimal(nil) else { return nil }
-        return d.roundedInteger()
+    /// The captured text as an integer inside a dive; non-numeric text is reported as
+    /// ``diveNumber(_:)`` reports it.
+    private func integer(_ element: String) -> Int? {
+        diveNumber(element)?.roundedInteger()
     }
 
     /// The captured text as a number; non-numeric text is reported against the header.

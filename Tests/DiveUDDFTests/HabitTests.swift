@@ -28,6 +28,18 @@ func uddf(generator: String = "<generator><name>Test</name></generator>", header
 }
 
 @Suite struct HabitTests {
+    @Test("a dive number that is not a number is reported, not dropped silently")
+    func nonNumericDiveNumber() throws {
+        let (book, findings) = try readUDDF(uddf(dive: """
+            <informationbeforedive><datetime>2024-01-01T10:00:00</datetime><divenumber>abc</divenumber><internaldivenumber>x1</internaldivenumber></informationbeforedive>
+            """))
+        #expect(book.dives[0].number == nil)
+        let bad = findings.filter { $0.code == "uddf.not-a-number" }
+        #expect(bad.count == 2)
+        #expect(bad.contains { $0.message.contains("<divenumber> holds \"abc\"") })
+        #expect(bad.allSatisfy { $0.location.path == "dive/0" })
+    }
+
     @Test func tankVolumeInLitresIsReadByMagnitude() throws {
         let mixes = "<gasdefinitions><mix id=\"m\"><o2>0.21</o2></mix></gasdefinitions>"
         let (book, findings) = try readUDDF(uddf(header: mixes, dive: """
