@@ -188,9 +188,10 @@ public struct PersonReference: Sendable, Hashable {
 public enum PersonRole: String, Sendable, Hashable { case buddy, guide, instructor, student, companion }
 
 extension Dive {
-    /// The dive's record path in its source for a writer's findings about it (`dives/3`):
-    /// its place among its file's dives, else `index`, its place in what the writer was handed.
-    public func sourcePath(else index: Int) -> String { "dives/\(provenance?.index ?? index)" }
+    /// The dive's record path in its source for findings about it (`dive/3`, as the readers and
+    /// the model checks spell it): its place among its file's dives, else `index`, its place in
+    /// what the writer was handed.
+    public func sourcePath(else index: Int) -> String { "dive/\(provenance?.index ?? index)" }
 }
 
 extension Substring {

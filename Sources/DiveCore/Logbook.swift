@@ -41,8 +41,6 @@ public struct LogbookHeader: Sendable, Hashable {
     public func trip(_ uuid: String) -> Trip? { trips.first { $0.uuid == uuid } }
     /// The contact with this uuid.
     public func contact(_ uuid: String) -> Contact? { contacts.first { $0.uuid == uuid } }
-    /// The gear item with this uuid.
-    public func gearItem(_ uuid: String) -> GearItem? { gear.first { $0.uuid == uuid } }
     /// Adds what another logbook's header holds: records by uuid, each once (the first
     /// seen wins); the diver, source and extensions only where this header has none. The
     /// source layout survives only while one header has contributed records.

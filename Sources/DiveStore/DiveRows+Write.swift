@@ -304,7 +304,9 @@ struct RowWriter {
         }
         if !appending { for (k, c) in dive.cylinders.enumerated() { try insertCylinder(c, dive: dive.uuid, position: k) } }
         let recordingBase = try base("recording")
-        for (k, r) in dive.recordings.enumerated() { try insertRecording(r, dive: dive.uuid, position: recordingBase + k, source: source) }
+        for (k, r) in dive.recordings.enumerated() {
+            try insertRecording(r, dive: dive.uuid, position: recordingBase + k, source: source, at: dive.sourcePath(else: 0) + "/recordings/\(k)")
+        }
         let personBase = try base("dive_person")
         for (k, p) in dive.people.enumerated() {
             var rest = p
@@ -347,14 +349,15 @@ struct RowWriter {
                                      c.extensions == nil ? nil : try Detail.text(of: "cylinders", in: holder)])
     }
 
-    mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?) throws {
+    /// Inserts recording `r` of the dive at `position`; `path` is where the file holds it, for findings.
+    mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?, at path: String) throws {
         var rest = r
         // The file it came from, where a umilog export names one the logbook now has.
         var source = source
         if let sha = LogbookState.take(&rest.extensions)["source_file"]?.string {
             if let id = restoredFiles[sha] { source = id } else {
                 findings.append(Finding(.dropped, "store.state-unresolved", "a recording names source file \(sha), which the document does not list; the recording is attributed to this file",
-                                        at: SourceLocation(file: file, path: "dives/\(dive)/recordings/\(position)/extensions/umilog")))
+                                        at: SourceLocation(file: file, path: path + "/extensions/umilog")))
             }
         }
         var blob: [UInt8]?

@@ -27,7 +27,6 @@ extension UDDFState {
                 report(.dropped, "uddf.surfacepressure-out-of-range", "surface pressure \(bar) bar is outside 0.4 to 1.2 bar, so it cannot be the air pressure at the surface; not carried", path: path, line: d.line)
             }
         }
-        recording.decoModel = links.decoModel
         // The dive's own once-per-dive facts go on the first linked computer's recording.
         var devices = links.devices
         if var first = devices.first {

@@ -34,7 +34,7 @@ extension UDDFState {
         var depth = ChannelBuilder(), temperature = ChannelBuilder(), ndl = ChannelBuilder()
         var ppo2 = ChannelBuilder(), cns = ChannelBuilder(), gf = ChannelBuilder()
         var pressures: [Int: ChannelBuilder] = [:]
-        var pressureDrops = 0
+        var pressureDrops = 0, impossiblePressures = 0
         var undefinedTanks: [String] = []
         var celsiusTemps = 0, barPressures = 0, pascalPPO2 = 0, negativeReadout = 0
         var modeStated: String?
@@ -102,8 +102,10 @@ extension UDDFState {
                     guard let index else { pressureDrops += 1; continue }
                     let value = reading.value
                     let tenths: Int?
+                    // The summary's rule (``pressureInBar``): below 1000 Pa is bar; below zero no pressure.
+                    if value.isNegative { impossiblePressures += 1; continue }
                     if value.isZero || DecimalNumber(1000) <= value { tenths = value.scaledInteger(-4) } else { barPressures += 1; tenths = value.scaledInteger(1) }
-                    if let tenths, tenths >= 0 { pressures[index, default: ChannelBuilder()].add(ms, tenths) } else { pressureDrops += 1 }
+                    if let tenths { pressures[index, default: ChannelBuilder()].add(ms, tenths) } else { impossiblePressures += 1 }
                 }
             }
             if !d.switches.isEmpty, let ref = d.switches[w.order] {
@@ -155,6 +157,9 @@ extension UDDFState {
         }
         if isShearwaterCloud && !gf.series.isEmpty && recording.decoModel?.gfLow == nil {
             report(.resolved, "uddf.gf-whole-percent", "the generator writes gradient factors in whole percent, not as fractions; read as percent", path: path, line: d.line)
+        }
+        if impossiblePressures > 0 {
+            report(.dropped, "uddf.pressure-negative", "\(impossiblePressures) tank pressure reading\(impossiblePressures == 1 ? " is" : "s are") negative or out of range; not carried", path: path, line: d.line)
         }
         if pressureDrops > 0 {
             report(.dropped, "uddf.tankpressure-unassigned", "\(pressureDrops) tank pressure reading\(pressureDrops == 1 ? "" : "s") could not be tied to one cylinder; not carried", path: path, line: d.line)

@@ -1,7 +1,7 @@
 import DiveCore
 import DiveJSON
 
-/// Where two logbooks differ, as DiveJSON paths (`dives/3/cylinders/0/role`): each is written
+/// Where two logbooks differ, as DiveJSON paths (`dive/3/cylinders/0/role`): each is written
 /// as a DiveJSON document (the model follows DiveJSON member for member, so the document is
 /// the model spelled out) and the two trees are compared. Objects compare member by member in
 /// any order, numbers by value, arrays of records by `uuid` (else by position). Dives are
@@ -24,7 +24,7 @@ func logbookDifferences(_ a: Logbook, _ b: Logbook, diveIndex indexOf: [String: 
             let bx = Dictionary(x[name]?.elements.map { ($0["uuid"]?.string ?? "", $0) } ?? [], uniquingKeysWith: { a, _ in a })
             let by = Dictionary(y[name]?.elements.map { ($0["uuid"]?.string ?? "", $0) } ?? [], uniquingKeysWith: { a, _ in a })
             for uuid in Set(bx.keys).union(by.keys) {
-                diff(bx[uuid], by[uuid], "dives/\(indexOf[uuid].map(String.init) ?? uuid)", into: &out)
+                diff(bx[uuid], by[uuid], "dive/\(indexOf[uuid].map(String.init) ?? uuid)", into: &out)
             }
         } else {
             diff(x[name], y[name], name, into: &out)
@@ -91,9 +91,9 @@ private func diffLists(_ ea: [JSONNode], _ eb: [JSONNode], _ path: String, into 
 /// ("what is gained is not reported, which is the same rule read the other way"):
 /// - a recording's device that folds into no gear item is written as a `<divecomputer>` of its
 ///   own, which reads back as a computer in the diver's kit (`gear/+<uuid>`), linked from the
-///   dive (`dives/N/gear_uuids/K`);
+///   dive (`dive/N/gear_uuids/K`);
 /// - a linked computer no recording answers to comes back as a recording the document never
-///   had (`dives/N/recordings/K`, K past the original's recordings).
+///   had (`dive/N/recordings/K`, K past the original's recordings).
 func isDocumentedGain(_ path: String, original: Logbook, back: Logbook, diveIndex: [String: Int]) -> Bool {
     let parts = path.split(separator: "/").map(String.init)
     let devices = original.dives.flatMap(\.recordings).compactMap(\.device)
@@ -103,7 +103,7 @@ func isDocumentedGain(_ path: String, original: Logbook, back: Logbook, diveInde
         return item.type == .computer && devices.contains { $0.name == item.name }
     }
     if parts.count == 2, parts[0] == "gear", parts[1].hasPrefix("+") { return returned(String(parts[1].dropFirst())) }
-    guard parts.count >= 4, parts[0] == "dives", let n = Int(parts[1]), let k = Int(parts[3]),
+    guard parts.count >= 4, parts[0] == "dive", let n = Int(parts[1]), let k = Int(parts[3]),
           let dive = original.dives.indices.contains(n) ? original.dives[n] : nil,
           let again = back.dives.first(where: { $0.uuid == dive.uuid }) else { return false }
     switch parts[2] {

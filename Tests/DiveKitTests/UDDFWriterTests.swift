@@ -152,7 +152,7 @@ struct UDDFWriterTests {
         let role = try #require(findings.first { $0.code == "uddf.person-role-not-carried" })
         #expect(role.kind == .dropped)
         #expect(role.location.file?.hasSuffix("technical-dive.divejson") == true)
-        #expect(role.location.path == "dives/0/people/0")
+        #expect(role.location.path == "dive/0/people/0")
     }
 }
 
@@ -205,7 +205,7 @@ struct UDDFWriterTests {
         try writer.write(dive, header: header)
         try writer.finish(header: header, to: out) { consume in try body.bytes.withUnsafeBytes { try consume($0) } }
         let finding = try #require(writer.takeFindings().first { $0.code == "uddf.linked-computer-first" })
-        #expect(finding.location.path == "dives/0/recordings/0")
+        #expect(finding.location.path == "dive/0/recordings/0")
         let path = try Paths.temporaryDirectory() + "/linked.uddf"
         try Data(out.bytes).write(to: URL(fileURLWithPath: path))
         let back = try readAll(path)

@@ -28,6 +28,19 @@ func uddf(generator: String = "<generator><name>Test</name></generator>", header
 }
 
 @Suite struct HabitTests {
+    @Test("a negative tank-pressure sample is reported as negative, not read as bar nor as unassigned")
+    func negativePressureSample() throws {
+        let mixes = "<gasdefinitions><mix id=\"m\"><o2>0.21</o2></mix></gasdefinitions>"
+        let (book, findings) = try readUDDF(uddf(header: mixes, dive: """
+            <informationbeforedive><datetime>2024-01-01T10:00:00</datetime></informationbeforedive>
+            <tankdata id="t"><link ref="m"/></tankdata>
+            <samples><waypoint><divetime>0</divetime><depth>0</depth><tankpressure>20000000</tankpressure></waypoint>
+            <waypoint><divetime>60</divetime><depth>10</depth><tankpressure>-100</tankpressure></waypoint></samples>
+            """))
+        #expect(book.dives[0].recordings.first?.profile?.pressures.first?.series.values == [2000])
+        #expect(findings.map(\.code).filter { $0.hasPrefix("uddf.pressure") || $0.hasPrefix("uddf.tankpressure") } == ["uddf.pressure-negative"])
+    }
+
     @Test("a dive number that is not a number is reported, not dropped silently")
     func nonNumericDiveNumber() throws {
         let (book, findings) = try readUDDF(uddf(dive: """
