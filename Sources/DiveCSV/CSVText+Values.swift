@@ -44,36 +44,19 @@ enum CSVValueShape: UInt8, Sendable, Hashable {
     private static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
     /// Whether `bytes` is a number written with `decimalMark` — the test ``of(_:)`` and
-    /// ``isNumber(decimalMark:)`` make together, in one pass; `nil` when it is only spaces.
+    /// ``isNumber(decimalMark:)`` make together, on the bytes between leading and trailing
+    /// spaces; `nil` when it is only spaces.
     @inline(__always)
     static func isNumber(_ bytes: UnsafeRawBufferPointer, decimalMark: UInt8) -> Bool? {
-        let n = bytes.count
-        var i = 0
-        while i < n && bytes[i] == 0x20 { i += 1 }
-        guard i < n else { return nil }
-        if bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i += 1 }
-        var digits = 0
-        while i < n && isDigit(bytes[i]) { i += 1; digits += 1 }
-        if i < n && bytes[i] == decimalMark {
-            i += 1
-            var fraction = 0
-            while i < n && isDigit(bytes[i]) { i += 1; fraction += 1 }
-            if fraction == 0 { return false }
-            digits += fraction
-        }
-        if digits == 0 { return false }
-        if i < n && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < n && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) { i += 1 }
-            var exponent = 0
-            while i < n && isDigit(bytes[i]) { i += 1; exponent += 1 }
-            if exponent == 0 { return false }
-        }
-        while i < n && bytes[i] == 0x20 { i += 1 }
-        return i == n
+        var start = 0, end = bytes.count
+        while start < end && bytes[start] == 0x20 { start += 1 }
+        guard start < end else { return nil }
+        while bytes[end - 1] == 0x20 { end -= 1 }
+        return number(bytes, start, end)?.isNumber(decimalMark: decimalMark) ?? false
     }
 
     /// `[+-]? digits* ([.,] digits*)? ([eE] [+-]? digits+)?` with at least one mantissa digit.
+    @inline(__always)
     private static func number(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> CSVValueShape? {
         var i = start
         if b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
