@@ -23,19 +23,8 @@ LOGBOOKS=(
     "logbook-756MB.uddf|--dives 1006 --interval 1 --duration 60"
 )
 
-need() { # command, Debian package
-    if ! command -v "$1" >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-            echo "bench: installing $2 for $1" >&2
-            apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
-        else
-            echo "bench: $1 is missing; install the Debian package $2" >&2
-            exit 1
-        fi
-    fi
-}
-[ -x /usr/bin/time ] || need /usr/bin/time time
-need xmllint libxml2-utils
+# The libraries the build needs, and the tools the table compares with.
+scripts/setup.sh libxml2-utils time
 TIME=/usr/bin/time
 
 echo "bench: swift build -c release" >&2

@@ -3,6 +3,7 @@
 # Review the result with `git diff Samples/expected` before committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh
 swift build --product umilog >/dev/null
 bin=.build/debug/umilog
 $bin convert Samples/logbook.uddf --to csv -o Samples/expected/logbook.csv -q
