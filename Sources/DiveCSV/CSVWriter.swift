@@ -109,8 +109,6 @@ enum CSVNumber {
         for _ in 0..<places { scale *= 10 }
         return format((v * scale).rounded(.toNearestOrAwayFromZero) / scale)
     }
-
-    static func format(_ v: Int) -> String { String(v) }
 }
 
 /// Unit conversion for display.

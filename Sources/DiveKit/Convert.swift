@@ -127,7 +127,6 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
     return report
 }
 
-/// Reads one input into `output`, recording what happened in `report`.
 /// Writes every dive `source` hands out (a logbook database's, say) as `options.to`, exactly as
 /// ``convert(inputs:options:standardOutput:)`` writes a file's: to `options.output` through a
 /// temporary file renamed into place, or to standard output. `name` stands for the source in
@@ -164,6 +163,7 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
     return report
 }
 
+/// Reads one input into `output`, recording what happened in `report`.
 private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport) {
     do {
         try withInputFile(input) { path in

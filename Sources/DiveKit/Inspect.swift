@@ -13,11 +13,6 @@ public struct InspectSummary: Sendable {
     public var samples = 0
     public var dateless = 0
     public var findings: [Finding] = []
-
-    /// Findings counted by kind.
-    public var findingsByKind: [FindingKind: Int] {
-        Dictionary(grouping: findings, by: \.kind).mapValues(\.count)
-    }
 }
 
 /// Reads `path` through its streaming reader and summarises it.
