@@ -301,6 +301,12 @@ public struct JSONParser {
         }
     }
 
+    /// The bytes the scan of an array or object stops at (brackets, quotes, line feeds), and
+    /// those the scan of a string stops at (its quote, a backslash, a raw line feed); every
+    /// other byte is passed over in a tight loop.
+    private static let stopsInValue: [Bool] = (0..<256).map { [0x7B, 0x7D, 0x5B, 0x5D, 0x22, 0x0A].contains($0) }
+    private static let stopsInString: [Bool] = (0..<256).map { [0x22, 0x5C, 0x0A].contains($0) }
+
     /// Moves past one value, counting lines: strings and brackets are followed, nothing is
     /// built or checked beyond that (the value is parsed, and checked, later).
     private mutating func skipValue() throws {
@@ -312,37 +318,43 @@ public struct JSONParser {
         }
         // The closing brackets expected, innermost last.
         var closers: [UInt8] = []
-        repeat {
-            guard i < bytes.count else {
-                throw error("json.truncated", "the JSON text ends inside an \(closers.last == UInt8(ascii: "}") ? "object" : "array"); the file looks truncated")
-            }
-            switch bytes[i] {
-            case UInt8(ascii: "{"): closers.append(UInt8(ascii: "}")); i += 1
-            case UInt8(ascii: "["): closers.append(UInt8(ascii: "]")); i += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard bytes[i] == closers.last else {
-                    throw error("json.syntax", "found \(describe(bytes[i])) where \(describe(closers.last!)) closes the \(closers.last == UInt8(ascii: "}") ? "object" : "array")")
+        let b = bytes, n = b.count
+        try Self.stopsInValue.withUnsafeBufferPointer { stops in
+            repeat {
+                while i < n && !stops[Int(b[i])] { i += 1 }
+                guard i < n else {
+                    throw error("json.truncated", "the JSON text ends inside an \(closers.last == UInt8(ascii: "}") ? "object" : "array"); the file looks truncated")
                 }
-                closers.removeLast()
-                i += 1
-            case UInt8(ascii: "\""): try skipString()
-            case 0x0A: i += 1; line += 1; lineStart = i
-            default: i += 1
-            }
-        } while !closers.isEmpty
+                switch b[i] {
+                case UInt8(ascii: "{"): closers.append(UInt8(ascii: "}")); i += 1
+                case UInt8(ascii: "["): closers.append(UInt8(ascii: "]")); i += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard b[i] == closers.last else {
+                        throw error("json.syntax", "found \(describe(b[i])) where \(describe(closers.last!)) closes the \(closers.last == UInt8(ascii: "}") ? "object" : "array")")
+                    }
+                    closers.removeLast()
+                    i += 1
+                case UInt8(ascii: "\""): try skipString()
+                default: i += 1; line += 1; lineStart = i // a line feed
+                }
+            } while !closers.isEmpty
+        }
     }
 
     private mutating func skipString() throws {
         i += 1
-        while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "\""): i += 1; return
-            case UInt8(ascii: "\\"): i = min(i + 2, bytes.count)
-            case 0x0A: throw error("json.syntax", "a string holds an unescaped control character (a raw line break?)")
-            default: i += 1
+        let b = bytes, n = b.count
+        try Self.stopsInString.withUnsafeBufferPointer { stops in
+            while true {
+                while i < n && !stops[Int(b[i])] { i += 1 }
+                guard i < n else { throw error("json.truncated", "the JSON text ends inside a string; the file looks truncated") }
+                switch b[i] {
+                case UInt8(ascii: "\""): i += 1; return
+                case UInt8(ascii: "\\"): i = min(i + 2, n)
+                default: throw error("json.syntax", "a string holds an unescaped control character (a raw line break?)")
+                }
             }
         }
-        throw error("json.truncated", "the JSON text ends inside a string; the file looks truncated")
     }
 
     private mutating func parseNumber() throws -> String {
