@@ -114,17 +114,36 @@ struct Rules {
         for m in doc.members where m.value.elements.contains(where: \.isObject) {
             for (i, r) in m.value.elements.enumerated() { collect(r, "$.\(m.name)[\(i)]", collection: m.name) }
         }
-        // Stored files, wherever they are (any object with uuid + digest), count too.
-        Self.walk(doc, "$") { node, path, _ in
-            if path.hasSuffix("_file") || path.contains("source_files[") {
-                if let u = node["uuid"], let s = u.string {
-                    if let first = records[s] {
-                        self.issue("divejson.duplicate-uuid", "uuid \(s) is already used by \(first.path)", path: path + ".uuid", at: u)
-                    } else { records[s] = ("files", path) }
+        for (i, dive) in indexed(doc["dives"]) {
+            checkDive(dive, "$.dives[\(i)]")
+        }
+        for (i, trip) in indexed(doc["trips"]) {
+            for (j, part) in indexed(trip["parts"]) {
+                dates(part, "$.trips[\(i)].parts[\(j)]")
+            }
+            people(trip, "$.trips[\(i)]")
+        }
+        for (i, course) in indexed(doc["courses"]) {
+            dates(course, "$.courses[\(i)]")
+        }
+        // Sites: depth range in order; another name that repeats the site's own name.
+        for (i, site) in indexed(doc["sites"]) {
+            let path = "$.sites[\(i)]"
+            if let from = site["depth_from"]?.numberText.flatMap(Double.init), let to = site["depth_to"]?.numberText.flatMap(Double.init), from > to {
+                issue("divejson.site-depths-reversed", "depth_from \(from) m is deeper than depth_to \(to) m", path: path + ".depth_from", at: site["depth_from"]!)
+            }
+            if let name = site["name"]?.string {
+                let folded = name.trimmingCharacters().uppercased().lowercased()
+                for (k, other) in indexed(site["other_names"]) where other.string.map({ $0.trimmingCharacters().uppercased().lowercased() }) == folded {
+                    issue("divejson.repeated-after-folding", "the other name \"\(other.string!)\" is the site's own name once trimmed and case-folded", path: "\(path).other_names[\(k)]", at: other)
                 }
             }
         }
-        Self.walk(doc, "$") { node, path, _ in
+        // Rules that hold wherever their objects are, in one walk over the document.
+        Self.walk(doc, "$") { node, path in
+            // Stored files, wherever they are, count as records too.
+            if path.hasSuffix("_file") || path.contains("source_files[") { collect(node, path, collection: "files") }
+            // References resolve into their collections.
             for m in node.members {
                 guard let target = Rules.referenceTargets[m.name] else { continue }
                 var refs: [(JSONNode, String)] = []
@@ -140,54 +159,24 @@ struct Rules {
                     }
                 }
             }
-        }
-        for (i, dive) in indexed(doc["dives"]) {
-            checkDive(dive, "$.dives[\(i)]")
-        }
-        for (i, trip) in indexed(doc["trips"]) {
-            for (j, part) in indexed(trip["parts"]) {
-                dates(part, "$.trips[\(i)].parts[\(j)]")
-            }
-            people(trip, "$.trips[\(i)]")
-        }
-        for (i, course) in indexed(doc["courses"]) {
-            dates(course, "$.courses[\(i)]")
-        }
-        // Bounding boxes: south ≤ north, wherever a bbox is.
-        Self.walk(doc, "$") { node, path, _ in
+            // Bounding boxes: south ≤ north.
             if let box = node["bbox"], let s = box["south"]?.numberText.flatMap(Double.init), let n = box["north"]?.numberText.flatMap(Double.init), s > n {
                 self.issue("divejson.bbox-south-north", "the bounding box's south edge \(s) lies north of its north edge \(n)", path: path + ".bbox", at: box)
             }
-        }
-        // Sites: depth range in order; another name that repeats the site's own name.
-        for (i, site) in indexed(doc["sites"]) {
-            let path = "$.sites[\(i)]"
-            if let from = site["depth_from"]?.numberText.flatMap(Double.init), let to = site["depth_to"]?.numberText.flatMap(Double.init), from > to {
-                issue("divejson.site-depths-reversed", "depth_from \(from) m is deeper than depth_to \(to) m", path: path + ".depth_from", at: site["depth_from"]!)
-            }
-            if let name = site["name"]?.string {
-                let folded = name.trimmingCharacters().uppercased().lowercased()
-                for (k, other) in indexed(site["other_names"]) where other.string.map({ $0.trimmingCharacters().uppercased().lowercased() }) == folded {
-                    issue("divejson.repeated-after-folding", "the other name \"\(other.string!)\" is the site's own name once trimmed and case-folded", path: "\(path).other_names[\(k)]", at: other)
+            // One entity once (§3 rule 7): an external id by registry and identifier, whatever
+            // else its object carries.
+            if let ids = node["external_ids"] {
+                var seen: [String: Int] = [:]
+                for (k, e) in ids.elements.enumerated() {
+                    guard let registry = e["registry"]?.string, let identifier = e["identifier"]?.string else { continue }
+                    let key = registry + "\u{0}" + identifier
+                    if let first = seen[key] {
+                        self.issue("divejson.external-id-repeated", "\(registry) \(identifier) is already entry \(first)", path: "\(path).external_ids[\(k)]", at: e)
+                    } else { seen[key] = k }
                 }
             }
-        }
-        // One entity once (§3 rule 7): an external id by registry and identifier, whatever
-        // else its object carries.
-        Self.walk(doc, "$") { node, path, _ in
-            guard let ids = node["external_ids"] else { return }
-            var seen: [String: Int] = [:]
-            for (k, e) in ids.elements.enumerated() {
-                guard let registry = e["registry"]?.string, let identifier = e["identifier"]?.string else { continue }
-                let key = registry + "\u{0}" + identifier
-                if let first = seen[key] {
-                    self.issue("divejson.external-id-repeated", "\(registry) \(identifier) is already entry \(first)", path: "\(path).external_ids[\(k)]", at: e)
-                } else { seen[key] = k }
-            }
-        }
-        // Lists whose entries must differ once trimmed and case-folded (§3 rule 8).
-        Self.walk(doc, "$") { node, path, _ in
-            for m in node.members where ["tags", "other_names"].contains(m.name) {
+            // Lists whose entries must differ once trimmed and case-folded (§3 rule 8).
+            for m in node.members where m.name == "tags" || m.name == "other_names" {
                 var seen: [String: Int] = [:]
                 for (k, e) in m.value.elements.enumerated() {
                     guard let s = e.string else { continue }
@@ -283,11 +272,14 @@ struct Rules {
     }
 
     /// Visits every object of the document (outside `extensions`) with its path.
-    private static func walk(_ node: JSONNode, _ path: String, _ visit: (JSONNode, String, String?) -> Void) {
+    private static func walk(_ node: JSONNode, _ path: String, _ visit: (JSONNode, String) -> Void) {
         switch node.value {
         case .object(let members):
-            visit(node, path, nil)
-            for m in members where m.name != "extensions" { Self.walk(m.value, path + "." + m.name, visit) }
+            visit(node, path)
+            // Only containers hold objects: a scalar member's path is never built.
+            for m in members where m.name != "extensions" && (m.value.isObject || !m.value.elements.isEmpty) {
+                Self.walk(m.value, path + "." + m.name, visit)
+            }
         case .array(let elements):
             // Only containers hold objects: a channel's thousands of numbers are skipped.
             for (i, e) in elements.enumerated() where e.isObject || !e.elements.isEmpty {
