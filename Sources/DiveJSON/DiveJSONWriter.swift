@@ -149,7 +149,6 @@ public final class DiveJSONWriter {
         guard !values.isEmpty || out.keepsEmptyList(name) else { return }
         out.key(name); out.beginArray(); values.forEach { out.string($0) }; out.endArray()
     }
-    private func uuids(_ name: String, _ values: [String]) { strings(name, values) }
     /// A non-empty array of objects.
     private func list<T>(_ name: String, _ values: [T], _ write: (T) -> Void) {
         guard !values.isEmpty || out.keepsEmptyList(name) else { return }
@@ -258,8 +257,8 @@ public final class DiveJSONWriter {
         member("trip_uuid", d.tripUUID)
         member("course_uuid", d.courseUUID)
         member("contact_uuid", d.contactUUID)
-        uuids("site_uuids", d.siteUUIDs)
-        uuids("gear_uuids", d.gearUUIDs)
+        strings("site_uuids", d.siteUUIDs)
+        strings("gear_uuids", d.gearUUIDs)
         list("sightings", d.sightings) { s in
             out.beginObject()
             member("species_uuid", s.speciesUUID)
@@ -494,7 +493,7 @@ public final class DiveJSONWriter {
         member("uuid", g.uuid)
         member("name", g.name)
         member("weight", g.weight)
-        uuids("gear_uuids", g.gearUUIDs)
+        strings("gear_uuids", g.gearUUIDs)
         member("created_at", g.createdAt)
         member("extensions", g.extensions)
         out.endObject()

@@ -17,8 +17,6 @@ public struct ConformReport: Sendable {
         public var name: String
         public var passed = 0
         public var total = 0
-        /// Cases that were not run, and why (a writer umilog does not have yet).
-        public var notRun: String?
     }
     public var sections: [Section] = []
     public var failures: [ConformFailure] = []

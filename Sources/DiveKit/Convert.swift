@@ -270,7 +270,6 @@ func joinPath(_ dir: String, _ name: String) -> String {
 
 /// One output being built: the writer for its format and the temporary file(s) behind it.
 final class OutputBuilder {
-    private let format: FileFormat
     private let destination: String?
     private let body: AtomicFile
     /// For the formats written through a spool (their end decides their start): the output
@@ -284,13 +283,10 @@ final class OutputBuilder {
     private(set) var headerFindings: [Finding] = []
     /// The header of every input so far, merged, for formats that write it at the end.
     private(set) var header = LogbookHeader()
-    private let units: UnitSystem
 
     init(_ options: ConvertOptions, destination: String?) throws {
         let (format, units, exportedAt) = (options.to, options.units, options.exportedAt)
-        self.format = format
         self.destination = destination
-        self.units = units
         switch format {
         case .csv:
             body = try AtomicFile(destination: destination)
