@@ -95,6 +95,17 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
            m(.weight, .kilograms), m(.tags), nil]),
 ]
 
+/// Header meanings pinned with issue 18: the corpus files whose columns that issue is to read
+/// (google-sheets' `time` is a duration in minutes, not a time of day; the Darwin Core names of
+/// manual-spreadsheet-es; …). Until then their headers have no rows above; each leaves this
+/// set for `sharedHeaderRows` when its meanings are worked out.
+let headerMeaningsPinnedWithIssue18: Set<String> = [
+    "apnealizer__valid_depth_data_trimmed.csv",
+    "google-sheets__dives.csv",
+    "manual-spreadsheet-es__logbook_data.csv",
+    "padi-importer-input__dives.csv",
+]
+
 /// Our own outputs: every column maps, with the unit its suffix states.
 let sampleHeaderRows: [HeaderRowExpectation] = [
     .init(file: "logbook.csv", line: 1, delimiter: ",", meanings: [
@@ -126,11 +137,14 @@ struct CSVColumnDictionaryCorpusTests {
         try e.check(in: Paths.corpus + "/csv")
     }
 
-    /// Every corpus file with a header has its rows above; the others have none to map.
+    /// Every corpus file with a header has its rows above or is one issue 18 is to pin (never
+    /// both); the others have none to map.
     @Test func everyCorpusFileWithAHeaderIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Paths.corpus + "/csv").filter { !$0.hasPrefix(".") }
         let headerless: Set = ["poseidon-mkvi__Poseidon_MkVILog.csv", "reefnet-sensus__TestSensusSingle.csv"]
-        #expect(Set(files).subtracting(headerless) == Set(sharedHeaderRows.map(\.file)))
+        let pinned = Set(sharedHeaderRows.map(\.file))
+        #expect(pinned.isDisjoint(with: headerMeaningsPinnedWithIssue18))
+        #expect(Set(files).subtracting(headerless) == pinned.union(headerMeaningsPinnedWithIssue18))
     }
 }
 

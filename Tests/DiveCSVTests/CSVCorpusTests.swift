@@ -21,9 +21,17 @@ struct CSVCorpusExpectation: Sendable, CustomStringConvertible {
 let csvCorpus: [CSVCorpusExpectation] = [
     .init(file: "apd-logviewer__Test.csv", delimiter: "\t", preambleLines: 0, hasHeader: true, fieldCount: 20, dataRows: 26),
     .init(file: "apd-logviewer__TestComma.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 20, dataRows: 26),
+    // CRLF line ends, none after the last row.
+    .init(file: "apnealizer__valid_depth_data_trimmed.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 5, dataRows: 10),
+    // `"Tioman, Malaysia"` quotes a comma; one row ends with a stray comma (8 fields, not 7).
+    .init(file: "google-sheets__dives.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 7, dataRows: 9),
+    // Rows end with an empty field (`,` before the line end) when `diveType_3` is empty.
+    .init(file: "manual-spreadsheet-es__logbook_data.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 18, dataRows: 35),
     // `#Nr,date,…` is the header, not a comment; one note spans three lines.
     .init(file: "manual-spreadsheet__test41.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 9, dataRows: 4),
     .init(file: "manual-spreadsheet__test41.tsv", delimiter: "\t", preambleLines: 0, hasHeader: true, fieldCount: 8, dataRows: 4),
+    // CRLF line ends, none after the last row.
+    .init(file: "padi-importer-input__dives.csv", delimiter: ",", preambleLines: 0, hasHeader: true, fieldCount: 9, dataRows: 2),
     .init(file: "poseidon-mkvi__Poseidon_MkVILog.csv", delimiter: ",", preambleLines: 0, hasHeader: false, fieldCount: 3, dataRows: 14151),
     .init(file: "reefnet-sensus__TestSensusSingle.csv", delimiter: ",", preambleLines: 0, hasHeader: false, fieldCount: 13, dataRows: 698),
     // A /* */ block and // lines, the header on line 19, two code rows, then sparse rows (`2.5;`).
