@@ -69,7 +69,7 @@ struct RowWriter {
         rest.otherNames = []; rest.tags = []
         // A site a umilog export marks as made from a dive's position stays a user site; one
         // of the seed catalog's, which this logbook lacks, is kept as a log site.
-        let marked = LogbookState.take(&rest.extensions)["kind"]?.string
+        let marked = LogbookState.take(&rest.extensions, of: .site)["kind"]?.string
         let kind = marked == "user" ? "user" : "log"
         if let marked, marked != "user" { catalogRecordMissing("site \"\(s.name)\"", marked, path: "sites/\(s.uuid)") }
         var position = s.position?.extensions == nil ? s.position : nil
@@ -129,7 +129,7 @@ struct RowWriter {
         guard let s = header.species.first(where: { $0.uuid == uuid }) else { known.remove("species:\(uuid)"); return false }
         var rest = s
         rest.scientificName = nil; rest.commonName = nil
-        if let marked = LogbookState.take(&rest.extensions)["kind"]?.string {
+        if let marked = LogbookState.take(&rest.extensions, of: .species)["kind"]?.string {
             catalogRecordMissing("species \"\(s.scientificName ?? s.commonName ?? s.uuid)\"", marked, path: "species/\(s.uuid)")
         }
         var h = LogbookHeader(); h.species = [rest]
@@ -326,7 +326,7 @@ struct RowWriter {
             rest.count = nil; rest.abundance = nil; rest.notes = nil
             // The species as the log named it, where a umilog export says backfill resolved it.
             var logged = s.speciesUUID
-            if let l = LogbookState.take(&rest.extensions)["logged_species_uuid"]?.string {
+            if let l = LogbookState.take(&rest.extensions, of: .sighting)["logged_species_uuid"]?.string {
                 if try species(l) { logged = l } else { dangling(dive, "species", l) }
             }
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.sightings = [rest]
@@ -349,14 +349,16 @@ struct RowWriter {
                                      c.extensions == nil ? nil : try Detail.text(of: "cylinders", in: holder)])
     }
 
-    /// Inserts recording `r` of the dive at `position`; `path` is where the file holds it, for findings.
+    /// Inserts recording `r` of the dive at `position`, attributed to `source` (nil: to no file)
+    /// unless a umilog export names its file; `path` is where the file holds it, for findings.
     mutating func insertRecording(_ r: Recording, dive: String, position: Int, source: Int64?, at path: String) throws {
         var rest = r
         // The file it came from, where a umilog export names one the logbook now has.
         var source = source
-        if let sha = LogbookState.take(&rest.extensions)["source_file"]?.string {
+        if let sha = LogbookState.take(&rest.extensions, of: .recording)["source_file"]?.string {
             if let id = restoredFiles[sha] { source = id } else {
-                findings.append(Finding(.dropped, "store.state-unresolved", "a recording names source file \(sha), which the document does not list; the recording is attributed to this file",
+                let attributed = source == nil ? "the file it came from is left unknown" : "the recording is attributed to this file"
+                findings.append(Finding(.dropped, "store.state-unresolved", "a recording names source file \(sha), which the document does not list; \(attributed)",
                                         at: SourceLocation(file: file, path: path + "/extensions/umilog")))
             }
         }

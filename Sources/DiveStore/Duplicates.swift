@@ -3,11 +3,14 @@ import GRDB
 
 /// Finding the logbook's dive that a newly read dive is, from another source: starts within
 /// the tolerance (wall clock; two computers' clocks differ by minutes), durations and maximum
-/// depths alike. A dive's own file never holds its duplicate.
+/// depths alike. A dive's own file never holds its duplicate, nor does the document it is read
+/// from.
 enum Duplicates {
     struct Match { var id: String; var label: String }
 
-    static func find(_ dive: Dive, source: Int64, tolerance t: DuplicateTolerance, db: Database) throws -> Match? {
+    /// The logbook's dive that `dive` is, if any: never one that came from `files` (the files the
+    /// dive came from) nor one of `placed` (the dives the document being read went to so far).
+    static func find(_ dive: Dive, files: [Int64], placed: Set<String>, tolerance t: DuplicateTolerance, db: Database) throws -> Match? {
         guard let start = dive.startedAt else { return nil }
         let key = start.wallClockSeconds
         // A day alone says too little: a dive logged with its date only is the same as one of
@@ -20,11 +23,12 @@ enum Duplicates {
             SELECT id, number, date, start_time, start_key, max_depth, bottom_time FROM dive
             WHERE start_key BETWEEN ? AND ?
               AND ((start_key BETWEEN ? AND ? AND start_time IS NOT NULL) OR ((? OR start_time IS NULL) AND date = ?))
-              AND id NOT IN (SELECT dive_id FROM dive_source WHERE source_file_id = ?)
+              AND id NOT IN (SELECT dive_id FROM dive_source WHERE source_file_id IN (SELECT value FROM json_each(?)))
             ORDER BY abs(start_key - ?)
             """, arguments: [min(key - t.start, day), max(key + t.start, day + 86399),
-                             key - t.start, key + t.start, dateOnly, start.date.description, source, key])
-        for row in rows {
+                             key - t.start, key + t.start, dateOnly, start.date.description,
+                             "[" + files.map(String.init).joined(separator: ",") + "]", key])
+        for row in rows where !placed.contains(row["id"]) {
             let depth: Double? = row["max_depth"], duration: Int? = row["bottom_time"]
             let startTime: String? = row["start_time"]
             var agreed = 0

@@ -212,6 +212,10 @@ struct FileRun {
     let options: ImportOptions
     var plans: [DivePlan] = []
     var findings: [Finding] = []
+    /// The file's own row in `source_file`, once a dive is recorded as coming from it.
+    private var ownSourceID: Int64?
+    /// The logbook's dives the file's dives went to so far: none is another's duplicate.
+    private var placed: Set<String> = []
 
     init(db: Database, path: String, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions) {
         self.db = db; self.path = path; self.format = format; self.digest = digest; self.options = options
@@ -240,45 +244,50 @@ struct FileRun {
             throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
                             at: SourceLocation(file: path, line: 1))
         }
-        var sourceID: Int64?
         var index = 0
         var writer: RowWriter?
-        var restored: [String: Int64] = [:]
         while let dive = try reader.next() {
             findings += reader.takeFindings()
-            if sourceID == nil {
-                restored = try restoreSourceFiles(reader.header)
-                sourceID = try source(reader.header)
-            }
             if writer == nil {
-                writer = RowWriter(db: db, header: reader.header, file: path)
-                writer!.restoredFiles = restored
+                writer = try newWriter(reader.header)
             } else {
                 writer!.header = reader.header
             }
-            let plan = try place(dive, index: index, source: sourceID!, writer: &writer!)
+            let plan = try place(dive, index: index, writer: &writer!)
             plans.append(plan)
             index += 1
         }
         findings += reader.takeFindings()
-        if sourceID == nil {
-            restored = try restoreSourceFiles(reader.header)
-            sourceID = try source(reader.header)
-        }
-        var w = writer ?? RowWriter(db: db, header: reader.header, file: path)
+        var w = try writer ?? newWriter(reader.header)
         w.header = reader.header
-        w.restoredFiles = restored
         try w.allRecords()
         findings += w.findings
-        try db.execute(sql: "UPDATE source_file SET records = ? WHERE id = ?", arguments: [index, sourceID])
+        // A file with no dives is recorded all the same: importing it again reads nothing.
+        if index == 0 { _ = try ownSource(reader.header) }
+        if let ownSourceID {
+            try db.execute(sql: "UPDATE source_file SET records = ? WHERE id = ?", arguments: [index, ownSourceID])
+        }
     }
 
-    /// The file's row in `source_file` (the same bytes are the same file, whatever its name).
-    private func source(_ header: LogbookHeader) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [digest.sha256]) { return id }
+    /// The writer of the file's rows, with the files a umilog export lists restored.
+    private mutating func newWriter(_ header: LogbookHeader) throws -> RowWriter {
+        var writer = RowWriter(db: db, header: header, file: path)
+        writer.restoredFiles = try restoreSourceFiles(header)
+        return writer
+    }
+
+    /// The file's row in `source_file` (the same bytes are the same file, whatever its name),
+    /// added the first time one of its dives is recorded as coming from it.
+    private mutating func ownSource(_ header: LogbookHeader) throws -> Int64 {
+        if let ownSourceID { return ownSourceID }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [digest.sha256]) {
+            ownSourceID = id
+            return id
+        }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         try db.execute(sql: "INSERT INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
                        arguments: [digest.sha256, name, header.sourceFormat ?? format.rawValue, header.sourceGenerator?.name, header.sourceGenerator?.version, digest.size])
+        ownSourceID = db.lastInsertedRowID
         return db.lastInsertedRowID
     }
 
@@ -329,14 +338,42 @@ struct FileRun {
         }
     }
 
-    /// Places the dive, and restores what a umilog export says of it. A source is restored only
-    /// with what it brought: the sources of a dive that was inserted or merged, never those of a
-    /// dive left as the logbook had it (importing their file later brings what they hold).
-    private mutating func place(_ original: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+    /// Places the dive, and restores what a umilog export says of it.
+    ///
+    /// A dive that carries its own sources (`umilog.sources` naming files the document lists)
+    /// is restored with exactly those, and this file is not recorded as a source of it: the
+    /// file gets its own `source_file` row only for the dives that carry none. A source is
+    /// restored only with what it brought: the sources of a dive that was inserted or merged,
+    /// never those of a dive left as the logbook had it (importing their file later brings what
+    /// they hold).
+    private mutating func place(_ original: Dive, index: Int, writer: inout RowWriter) throws -> DivePlan {
         var dive = original
-        let state = LogbookState.take(&dive.extensions)
+        let state = LogbookState.take(&dive.extensions, of: .dive)
         let sources = sources(in: state, of: dive, writer: writer)
-        // A source record the logbook already has: the dive is here, whole or in part.
+        let plan: DivePlan
+        if sources.isEmpty {
+            let source = try ownSource(writer.header)
+            plan = try decide(dive, index: index, source: source, files: [], writer: &writer)
+            try restoreStatus(state, of: dive, plan: plan)
+        } else if let here = try known(sources) {
+            plan = try placeKnown(dive, in: here.dive, missing: here.missing, index: index, writer: &writer)
+            try keepStatus(state, of: dive, in: here.dive)
+        } else {
+            plan = try decide(dive, index: index, source: nil, files: sources.map(\.file), writer: &writer)
+            switch plan.outcome {
+            case .inserted, .duplicate(_, _, .keep), .duplicate(_, _, .merge): try restore(sources, to: plan.logbookDive)
+            case .alreadyImported, .duplicate(_, _, .skip): break
+            }
+            try restoreStatus(state, of: dive, plan: plan)
+        }
+        placed.insert(plan.logbookDive)
+        return plan
+    }
+
+    /// The logbook's dive one of `sources` already came to (the dive is here, whole or in
+    /// part), and the sources it lacks; nil when it has none of them.
+    private func known(_ sources: [(file: Int64, record: LogbookState.DiveSourceRecord)]) throws
+        -> (dive: String, missing: [(file: Int64, record: LogbookState.DiveSourceRecord)])? {
         var here: String?
         var missing: [(file: Int64, record: LogbookState.DiveSourceRecord)] = []
         for s in sources {
@@ -346,29 +383,23 @@ struct FileRun {
                 missing.append(s)
             }
         }
-        if let here, try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) == nil {
-            let plan = try placeKnown(dive, in: here, missing: missing, index: index, source: source, writer: &writer)
-            try keepStatus(state, of: dive, in: here)
-            return plan
-        }
-        let plan = try decide(dive, index: index, source: source, writer: &writer)
+        return here.map { ($0, missing) }
+    }
+
+    /// The status a umilog export gives the dive: set on a dive it made (inserted, or kept
+    /// apart), else reported where the logbook's dive has another.
+    private mutating func restoreStatus(_ state: [String: ExtensionValue], of dive: Dive, plan: DivePlan) throws {
         switch plan.outcome {
         case .inserted, .duplicate(_, _, .keep):
-            try restore(sources, to: dive.uuid)
-            if let status = state["status"]?.string {
-                if LogbookState.statuses.contains(status) {
-                    try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, dive.uuid])
-                } else {
-                    unresolved(dive, "the status \"\(status)\" is not new, matched, unmatched or pending; left out")
-                }
+            guard let status = state["status"]?.string else { return }
+            if LogbookState.statuses.contains(status) {
+                try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, dive.uuid])
+            } else {
+                unresolved(dive, "the status \"\(status)\" is not new, matched, unmatched or pending; left out")
             }
-        case .duplicate(let existing, _, .merge):
-            try restore(sources, to: existing)
-            try keepStatus(state, of: dive, in: existing)
-        case .alreadyImported(let existing), .duplicate(let existing, _, .skip):
+        case .alreadyImported(let existing), .duplicate(let existing, _, _):
             try keepStatus(state, of: dive, in: existing)
         }
-        return plan
     }
 
     /// Reports a status the export gives a dive the logbook already has with another.
@@ -382,7 +413,7 @@ struct FileRun {
     /// already imported when it has them all, else a duplicate whose other sources' recordings
     /// `merge` adds.
     private mutating func placeKnown(_ dive: Dive, in id: String, missing: [(file: Int64, record: LogbookState.DiveSourceRecord)],
-                                     index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+                                     index: Int, writer: inout RowWriter) throws -> DivePlan {
         var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .alreadyImported(existing: id))
         if !missing.isEmpty {
             let label = try Row.fetchOne(db, sql: "SELECT number, date, start_time FROM dive WHERE id = ?", arguments: [id]).map(Duplicates.label) ?? id
@@ -395,18 +426,19 @@ struct FileRun {
                     LogbookState.members(of: r.extensions)["source_file"]?.string.map { files.contains($0) } ?? false
                 }
                 let resolved = try writer.resolveReferences(part)
-                try Merge(db: db).merge(resolved, into: id, source: source, writer: &writer)
+                try Merge(db: db).merge(resolved, into: id, source: nil, writer: &writer)
                 try restore(missing, to: id)
             }
         }
-        try recordSource(dive: id, source: source, index: index, from: dive)
         return plan
     }
 
-    /// Where the dive goes: inserted, known already, or a duplicate handled by the policy.
-    private mutating func decide(_ dive: Dive, index: Int, source: Int64, writer: inout RowWriter) throws -> DivePlan {
+    /// Where the dive goes: inserted, known already, or a duplicate handled by the policy. It is
+    /// recorded as record `index` of `source`, this file (nil for a dive restored from its own
+    /// sources, `files`: no dive that came from them is its duplicate).
+    private mutating func decide(_ dive: Dive, index: Int, source: Int64?, files: [Int64], writer: inout RowWriter) throws -> DivePlan {
         var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .inserted)
-        if let existing = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) {
+        if let source, let existing = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) {
             plan.outcome = .alreadyImported(existing: existing)
             return plan
         }
@@ -419,7 +451,7 @@ struct FileRun {
             plan.outcome = .alreadyImported(existing: existing)
             return plan
         }
-        if let match = try Duplicates.find(dive, source: source, tolerance: options.tolerance, db: db) {
+        if let match = try Duplicates.find(dive, files: files + (source.map { [$0] } ?? []), placed: placed, tolerance: options.tolerance, db: db) {
             plan.outcome = .duplicate(existing: match.id, label: match.label, policy: options.onDuplicate)
             switch options.onDuplicate {
             case .skip:
@@ -440,8 +472,22 @@ struct FileRun {
         return plan
     }
 
-    private func recordSource(dive: String, source: Int64, index: Int, from d: Dive) throws {
+    /// Records record `index` of `source` as a source of the logbook's dive (nothing when
+    /// `source` is nil: a dive restored from its own sources).
+    private func recordSource(dive: String, source: Int64?, index: Int, from d: Dive) throws {
+        guard let source else { return }
         try db.execute(sql: "INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
                        arguments: [dive, source, index, d.provenance?.sourceID, d.provenance?.line, d.uuid == dive ? nil : d.uuid])
+    }
+}
+
+extension DivePlan {
+    /// The logbook's dive this dive went to: itself when inserted or kept apart, else the dive
+    /// it is.
+    var logbookDive: String {
+        switch outcome {
+        case .inserted, .duplicate(_, _, .keep): diveID
+        case .alreadyImported(let existing), .duplicate(let existing, _, _): existing
+        }
     }
 }

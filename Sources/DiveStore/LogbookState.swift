@@ -10,37 +10,74 @@ import DiveCore
 /// - a recording: `source_file`, the SHA-256 of the file it came from;
 /// - a site: `kind` (`user` for one made from a dive's position), `canonical_site_uuid` and
 ///   `list_state`;
+/// - a species: `kind` (`catalog` for one of the seed catalog's);
 /// - a sighting: `logged_species_uuid`, the species as the log named it before backfill
 ///   resolved it.
+///
+/// Only those members are the logbook's state. Any other member of a `umilog` entry is data a
+/// reader carried (a dive's `surface_interval`, a recording's `highest_ppo2`): it stays in the
+/// record's extensions, is stored with it and comes back on export, before the state members.
 enum LogbookState {
     static let key = "umilog"
 
-    /// Takes the `umilog` entry out of `extensions` (which becomes nil when nothing else is in
-    /// it) and returns its members by name; empty when there is none.
-    static func take(_ extensions: inout ExtensionValue?) -> [String: ExtensionValue] {
-        guard case .object(let entries)? = extensions, let k = entries.firstIndex(where: { $0.name == key }) else { return [:] }
-        var rest = entries
-        let entry = rest.remove(at: k)
-        extensions = rest.isEmpty ? nil : .object(rest)
-        guard case .object(let members) = entry.value else { return [:] }
+    /// The kinds of record whose stored `detail` could keep logbook state, each with the members
+    /// that are state (the document's `source_files` is read from its header, never stored).
+    enum Holder {
+        case dive, recording, site, species, sighting
+
+        /// The members of this record's `umilog` entry that are the logbook's state.
+        var stateMembers: Set<String> {
+            switch self {
+            case .dive: ["status", "sources"]
+            case .recording: ["source_file"]
+            case .site: ["kind", "canonical_site_uuid", "list_state"]
+            case .species: ["kind"]
+            case .sighting: ["logged_species_uuid"]
+            }
+        }
+    }
+
+    /// Takes the state members of `holder` out of the `umilog` entry of `extensions` and returns
+    /// them by name (empty when there are none). The entry's other members stay where they are;
+    /// the entry goes when nothing is left in it, and `extensions` becomes nil when nothing else
+    /// is in it.
+    static func take(_ extensions: inout ExtensionValue?, of holder: Holder) -> [String: ExtensionValue] {
+        guard case .object(var entries)? = extensions, let k = entries.firstIndex(where: { $0.name == key }),
+              case .object(let members) = entries[k].value else { return [:] }
+        let names = holder.stateMembers
+        var state: [String: ExtensionValue] = [:]
+        for m in members where names.contains(m.name) && state[m.name] == nil { state[m.name] = m.value }
+        guard !state.isEmpty else { return [:] }
+        let data = members.filter { !names.contains($0.name) }
+        if data.isEmpty { entries.remove(at: k) } else { entries[k].value = .object(data) }
+        extensions = entries.isEmpty ? nil : .object(entries)
+        return state
+    }
+
+    /// The members of the `umilog` entry of `extensions` by name (the first of a name), left
+    /// where they are; empty when there is none.
+    static func members(of extensions: ExtensionValue?) -> [String: ExtensionValue] {
+        guard case .object(let members)? = extensions?[key] else { return [:] }
         var out: [String: ExtensionValue] = [:]
         for m in members where out[m.name] == nil { out[m.name] = m.value }
         return out
     }
 
-    /// The members of the `umilog` entry of `extensions`, left where they are.
-    static func members(of extensions: ExtensionValue?) -> [String: ExtensionValue] {
-        var copy = extensions
-        return take(&copy)
-    }
-
-    /// `extensions` with a `umilog` entry of `members` (none when `members` is empty).
+    /// `extensions` with `members` (the exporter's state) in its `umilog` entry: after the
+    /// members the entry already holds (data a reader carried, in their order), each replacing
+    /// one of its name. An entry that is not an object gives way to them. Unchanged when
+    /// `members` is empty.
     static func adding(_ members: [ExtensionValue.Member], to extensions: ExtensionValue?) -> ExtensionValue? {
         guard !members.isEmpty else { return extensions }
-        let entry = ExtensionValue.Member(key, .object(members))
-        guard case .object(var entries)? = extensions else { return .object([entry]) }
-        entries.removeAll { $0.name == key }
-        entries.append(entry)
+        guard case .object(var entries)? = extensions else { return .object([ExtensionValue.Member(key, .object(members))]) }
+        let names = Set(members.map(\.name))
+        guard let k = entries.firstIndex(where: { $0.name == key }) else {
+            entries.append(ExtensionValue.Member(key, .object(members)))
+            return .object(entries)
+        }
+        var data: [ExtensionValue.Member] = []
+        if case .object(let held) = entries[k].value { data = held.filter { !names.contains($0.name) } }
+        entries[k].value = .object(data + members)
         return .object(entries)
     }
 

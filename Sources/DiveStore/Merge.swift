@@ -8,7 +8,9 @@ import GRDB
 struct Merge {
     let db: Database
 
-    func merge(_ dive: Dive, into id: String, source: Int64, writer: inout RowWriter) throws {
+    /// Merges `dive` into the logbook's dive `id`; its recordings are attributed to `source`
+    /// unless a umilog export names their file (nil: to no file).
+    func merge(_ dive: Dive, into id: String, source: Int64?, writer: inout RowWriter) throws {
         // Tanks: the same gas in a tank of the same size (or one whose size is not recorded)
         // is the same tank; a tank whose gas one source did not record is the one in its place,
         // else the first that fits. Start pressures more than 10 bar apart are two tanks.

@@ -216,19 +216,76 @@ import TestSupport
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sighting WHERE logged_species_id != species_id") == 1)
             #expect(try String.fetchAll(db, sql: "SELECT state FROM list_state ORDER BY state") == ["visited", "visited", "visited", "wishlist"])
         }
-        let (copy, _, report) = try restored(log)
+        let (copy, backup, report) = try restored(log)
         #expect(report.exitCode == 0 && report.inserted == 4)
         #expect(report.files.flatMap(\.findings).isEmpty)
-        #expect(try copy.tables(except: ["source_file", "dive_source", "recording.source_file_id"])
-                == log.tables(except: ["source_file", "dive_source", "recording.source_file_id"]))
-        let file = try #require(try copy.digest(ofFile: "backup.divejson"))
-        #expect(try copy.provenance(except: file) == log.provenance())
+        // Every table, provenance included: the backup is no source of the dives it restores.
+        #expect(try copy.tables() == log.tables())
+        #expect(try copy.provenance() == log.provenance())
+        #expect(try copy.digest(ofFile: "backup.divejson") == nil)
         #expect(try copy.store.backfill(BackfillOptions(dryRun: true)).changes.isEmpty)
-        // Importing the backup into the logbook it came from adds and changes nothing but its own record.
-        let before = try log.tables(except: ["source_file", "dive_source"])
-        let again = log.store.importLogbooks([log.directory + "/backup.divejson"])
-        #expect(again.inserted == 0 && again.alreadyImported == 4)
-        #expect(try log.tables(except: ["source_file", "dive_source"]) == before)
+        // Imported again, it adds nothing: its dives' sources are in the logbook.
+        let restoredTables = try copy.tables()
+        let twice = copy.store.importLogbooks([backup])
+        #expect(twice.exitCode == 0 && twice.inserted == 0 && twice.alreadyImported == 4)
+        #expect(twice.files.flatMap(\.findings).isEmpty)
+        #expect(try copy.tables() == restoredTables)
+        // Into the logbook it came from: nothing added, nothing changed.
+        let before = try log.tables()
+        let again = log.store.importLogbooks([backup])
+        #expect(again.exitCode == 0 && again.inserted == 0 && again.alreadyImported == 4)
+        #expect(try log.tables() == before)
+    }
+
+    @Test("dives kept apart as two are restored as two: a backup's dives are never each other's duplicates")
+    func keptApart() throws {
+        let log = try TemporaryLogbook()
+        let (a, b) = try twoComputers(in: log.directory)
+        _ = try log.store.seedCatalog()
+        _ = log.store.importLogbooks([a])
+        #expect(log.store.importLogbooks([b], options: ImportOptions(onDuplicate: .keep)).duplicates == 1)
+        #expect(try log.count("dive") == 2)
+        let (copy, _, report) = try restored(log)
+        #expect(report.exitCode == 0 && report.inserted == 2)
+        #expect(try copy.tables() == log.tables())
+    }
+
+    @Test("a DiveJSON document whose dives carry no umilog sources is a source file of its own; in one that mixes both, only the dives without are recorded as coming from it")
+    func documentAsSource() throws {
+        let log = try TemporaryLogbook()
+        // Another program's DiveJSON: an ordinary source file.
+        let plain = try divejson(["""
+            {"uuid": "e3000000-0000-4000-8000-000000000001", "started_at": "2020-02-01T09:00:00", "max_depth": 12, "recordings": [{"device": {"model": "P"}}]}
+            """], in: log.directory, name: "plain.divejson")
+        #expect(log.store.importLogbooks([plain]).inserted == 1)
+        let file = try #require(try log.digest(ofFile: "plain.divejson"))
+        try log.store.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT f.sha256 FROM dive_source s JOIN source_file f ON f.id = s.source_file_id") == [file])
+            #expect(try String.fetchAll(db, sql: "SELECT f.sha256 FROM recording r JOIN source_file f ON f.id = r.source_file_id") == [file])
+        }
+        // One dive restored from its own source, one that carries none.
+        let listed = String(repeating: "ab", count: 32)
+        let mixed = try divejson(["""
+            {"uuid": "e3000000-0000-4000-8000-000000000002", "started_at": "2020-02-02T09:00:00", "max_depth": 14,
+             "extensions": {"umilog": {"sources": [{"source_file": "\(listed)", "record_index": 3, "line": 40}]}}},
+            {"uuid": "e3000000-0000-4000-8000-000000000003", "started_at": "2020-02-03T09:00:00", "max_depth": 16}
+            """], """
+            "extensions": {"umilog": {"source_files": [{"sha256": "\(listed)", "name": "computer.uddf", "format": "uddf", "size": 2048, "records": 4}]}}
+            """, in: log.directory, name: "mixed.divejson")
+        let report = log.store.importLogbooks([mixed])
+        #expect(report.exitCode == 0 && report.inserted == 2 && report.files[0].findings.isEmpty)
+        let own = try #require(try log.digest(ofFile: "mixed.divejson"))
+        try log.store.read { db throws in
+            let sources = try Row.fetchAll(db, sql: """
+                SELECT f.sha256, f.records, s.dive_id, s.record_index, s.line FROM dive_source s JOIN source_file f ON f.id = s.source_file_id
+                WHERE f.sha256 != ? ORDER BY s.dive_id
+                """, arguments: [file]).map { "\($0["sha256"] as String) \($0["records"] as Int) \($0["dive_id"] as String) \($0["record_index"] as Int) \($0["line"] as Int? ?? -1)" }
+            #expect(sources == ["\(listed) 4 e3000000-0000-4000-8000-000000000002 3 40", "\(own) 2 e3000000-0000-4000-8000-000000000003 1 4"])
+        }
+        let before = try log.tables()
+        #expect(log.store.importLogbooks([mixed]).alreadyImported == 2)
+        #expect(log.store.importLogbooks([plain]).alreadyImported == 1)
+        #expect(try log.tables() == before)
     }
 
     @Test("an export of one day's dive carries that dive's site, the catalog site it matched, its status and the resolved species")
@@ -316,6 +373,66 @@ import TestSupport
         #expect(report.exitCode == 0 && report.inserted == 4)
         let notes = report.files[0].findings.filter { $0.code == "store.state-unresolved" }
         #expect(notes.count >= 2 && notes.allSatisfy { $0.message.contains("db init --seed") })
+    }
+
+    @Test("members of a umilog entry that are not the logbook's state are data: stored with the record, exported back as they were before the state, and imported again adding nothing")
+    func dataUnderUmilog() throws {
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        let channels = #"[{"name": "ceiling", "times": [0, 60000], "values": [0, 30]}]"#
+        let path = try divejson(["""
+            {"uuid": "e4000000-0000-4000-8000-000000000001", "started_at": "2020-03-01T09:00:00", "max_depth": 20,
+             "extensions": {"umilog": {"surface_interval": 3600}, "other.app": {"mood": "calm"}},
+             "recordings": [{"device": {"model": "X"}, "extensions": {"umilog": {"highest_ppo2": 1.40}},
+               "profile": {"duration": 60000, "depth": {"times": [0, 60000], "values": [0, 100]},
+                           "extensions": {"umilog": {"channels": \(channels)}}}}]},
+            {"uuid": "e4000000-0000-4000-8000-000000000002", "started_at": "2020-03-02T09:00:00", "max_depth": 12,
+             "extensions": {"umilog": {"surface_interval": "infinity", "status": "pending"}}}
+            """], in: log.directory, name: "data.divejson")
+        let first = log.store.importLogbooks([path])
+        #expect(first.exitCode == 0 && first.inserted == 2 && first.files[0].findings.isEmpty)
+        try log.store.read { db throws in
+            let details = try String.fetchAll(db, sql: "SELECT detail FROM dive ORDER BY id")
+            #expect(details.count == 2 && details.allSatisfy { $0.contains("surface_interval") && !$0.contains("pending") })
+            // A state member beside data is still state.
+            #expect(try String.fetchAll(db, sql: "SELECT status FROM dive ORDER BY id") == ["new", "pending"])
+            #expect(try String.fetchOne(db, sql: "SELECT detail FROM recording")?.contains("highest_ppo2") == true)
+        }
+        let (copy, backup, restoredReport) = try restored(log)
+        #expect(restoredReport.exitCode == 0 && restoredReport.inserted == 2 && restoredReport.files[0].findings.isEmpty)
+        // The backup carries the data members unchanged, the state members after them.
+        let reader = try openReader(path: backup, format: .json)
+        var dives: [Dive] = []
+        while let d = try reader.next() { dives.append(d) }
+        let sha = try #require(try log.digest(ofFile: "data.divejson"))
+        #expect(dives.count == 2)
+        let dive = try #require(dives.first)
+        let entries = try #require(dive.extensions.flatMap { if case .object(let m) = $0 { m } else { nil } })
+        #expect(entries.map(\.name) == ["umilog", "other.app"])
+        #expect(umilogMembers(dive.extensions).map(\.name) == ["surface_interval", "sources"])
+        #expect(umilogMembers(dive.extensions).first?.value == .number("3600"))
+        #expect(dive.extensions?["other.app"] == .object([.init("mood", .string("calm"))]))
+        let recording = try #require(dive.recordings.first)
+        #expect(umilogMembers(recording.extensions) == [.init("highest_ppo2", .number("1.40")), .init("source_file", .string(sha))])
+        let numbers = { (n: [String]) in ExtensionValue.array(n.map(ExtensionValue.number)) }
+        let channelsValue = ExtensionValue.array([.object([.init("name", .string("ceiling")), .init("times", numbers(["0", "60000"])), .init("values", numbers(["0", "30"]))])])
+        #expect(recording.profile?.extensions == .object([.init("umilog", .object([.init("channels", channelsValue)]))]))
+        #expect(umilogMembers(dives.last?.extensions).map(\.name) == ["surface_interval", "status", "sources"])
+        #expect(umilogMembers(dives.last?.extensions).first?.value == .string("infinity"))
+        // Restored exactly, and imported again (into the copy, into the logbook it came from) it adds nothing.
+        #expect(try copy.tables() == log.tables())
+        for target in [copy, log] {
+            let before = try target.tables()
+            let again = target.store.importLogbooks([backup])
+            #expect(again.exitCode == 0 && again.inserted == 0 && again.alreadyImported == 2)
+            #expect(try target.tables() == before)
+        }
+        #expect(log.store.importLogbooks([path]).alreadyImported == 2)
+    }
+
+    /// The members of the `umilog` entry of `extensions`, in order.
+    func umilogMembers(_ extensions: ExtensionValue?) -> [ExtensionValue.Member] {
+        if case .object(let members)? = extensions?["umilog"] { members } else { [] }
     }
 
     @Test("state a DiveJSON file's umilog entries give that the logbook cannot take is reported, and the dives import")

@@ -110,6 +110,48 @@ struct CorpusImportTests {
         "csv/manual-spreadsheet__test41.tsv": CSVReadOptions(dateOrder: .mdy),
     ]
 
+    /// The corpus CSVs whose columns issue 18 is to read. Until then each is refused as a whole,
+    /// with the code of its error here; each leaves this list when it is read.
+    static let refusedUntilIssue18: [String: String] = [
+        // A freediving profile (Time, Depth, Pulse, Temp, Speed) that records no date.
+        "csv/apnealizer__valid_depth_data_trimmed.csv": "csv.no-date-column",
+        // Darwin Core names (eventDate, maximumDepthInMeters, bottomTime…) the dictionary does not know.
+        "csv/manual-spreadsheet-es__logbook_data.csv": "csv.no-date-column",
+        // Both dives on 08/03/2024, which could be day-first or month-first.
+        "csv/padi-importer-input__dives.csv": "csv.date-order-ambiguous",
+    ]
+
+    /// The corpus files umilog does not recognise, each with the code it is skipped with. All but
+    /// the manifest are dive logs in formats umilog does not recognise yet (issues 16, 17 and 19
+    /// add readers); each leaves this list, for the unsupported ones or the dives read, when its
+    /// format is recognised.
+    static let notRecognised: [String: String] = [
+        // The corpus's own index: a table none of whose columns a dive log has.
+        "MANIFEST.tsv": "format.not-a-dive-log",
+        // Binary files, archives and databases: nothing in their first bytes names a format.
+        "divinglog/divelogs-de__TestDiveDivelogsDE.DLD": "format.unknown",  // divelogs.de: a zip of XML
+        "divinglog/divinglog__TestDivingLog4.1.1.sql": "format.unknown",  // Diving Log's SQLite database
+        "fit/garmin-connect-manual__TestDive.fit": "format.unknown",  // Garmin FIT …
+        "fit/garmin-descent-g1__18478819822_ACTIVITY.fit": "format.unknown",
+        "fit/garmin-descent-mk1__2018-04-11-10-56-59.fit": "format.unknown",
+        "fit/garmin-descent-mk1__garmin_2023-10-21-12-13-38.fit": "format.unknown",
+        "fit/garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit": "format.unknown",
+        "fit/suunto-ocean__FreeDiving_2024-10-16T16_33_30.fit": "format.unknown",  // … and a Suunto Ocean's FIT
+        "other/divesoft__Liberty_CCR_header_v1_00000011.dlf": "format.unknown",  // Divesoft's binary log
+        "other/seac-sync__TestDiveSeacSync.db": "format.unknown",  // Seac Sync's SQLite database
+        "other/smarttrak__Demo_SmartTrak.slg": "format.unknown",  // SmartTRAK's MS Access database
+        "other/uwatec-datatrak__Example.log": "format.unknown",  // Uwatec DataTrak's binary logbook
+        "shearwater/shearwater-cloud-synthetic__102_o2_cell_traffic_light_demo.db.export": "format.unknown",  // Shearwater Cloud's SQLite
+        "suunto/suunto-dm3__TestDiveDM3.SDE": "format.unknown",  // Suunto Dive Manager 3: a zip of XML
+        // XML whose root element is no dive log's umilog knows.
+        "macdive/macdive-synthetic__imperial_small.xml": "format.unknown-xml",  // MacDive: <dives> …
+        "macdive/macdive__MissingProps.xml": "format.unknown-xml",
+        "macdive/macdive__data.xml": "format.unknown-xml",
+        "macdive/macdive__doubles.xml": "format.unknown-xml",
+        "macdive/macdive__nightdive.xml": "format.unknown-xml",  // … without Subsurface's <program>
+        "other/jdivelog__TestDiveJDiveLog.jlb": "format.unknown-xml",  // JDiveLog: <JDiveLog>
+    ]
+
     static var inputs: [String] { [Paths.corpus, Paths.fixtures + "/uddf", Paths.fixtures + "/valid"] }
 
     func importAll(_ log: TemporaryLogbook) -> [ImportReport] {
@@ -125,30 +167,59 @@ struct CorpusImportTests {
         let log = try TemporaryLogbook()
         let reports = importAll(log)
         let main = reports[0]
-        // Only the five files that need a flag fail without it, each naming the flag.
-        #expect(Set(main.failed.map { $0.path.replacingOccurrences(of: Paths.corpus + "/", with: "") }) == Set(Self.needsFlags.keys))
-        for f in main.failed { if case .failed(let e) = f.status { #expect(e.message.contains("--started-at") || e.message.contains("--date-order")) } }
+        func relative(_ path: String) -> String { path.replacingOccurrences(of: Paths.corpus + "/", with: "") }
+        // Only the five files that need a flag fail without it, each naming the flag, and the
+        // three issue 18 is to read, each with its error, located in it.
+        #expect(Set(main.failed.map { relative($0.path) }) == Set(Self.needsFlags.keys).union(Self.refusedUntilIssue18.keys))
+        for f in main.failed {
+            guard case .failed(let e) = f.status else { continue }
+            if let code = Self.refusedUntilIssue18[relative(f.path)] {
+                #expect(e.code == code, "\(e)")
+                #expect(e.location.file == f.path, "\(e)")
+            } else {
+                #expect(e.message.contains("--started-at") || e.message.contains("--date-order"))
+            }
+        }
         #expect(reports.dropFirst().allSatisfy { $0.exitCode == 0 && $0.inserted + $0.duplicates + $0.alreadyImported > 0 })
         // Unsupported: dive logs in formats umilog does not read, by name and format.
         let unsupported = Dictionary(uniqueKeysWithValues: main.unsupported.map { f -> (String, String) in
             guard case .unsupported(let format, _) = f.status else { return ("", "") }
             return (f.path.split(separator: "/").last.map(String.init)!, format)
         })
-        #expect(unsupported.count == 15)
+        // json/ 2, other/ 8, ssrf/ 10, dl7/ 3, udcf/ 2, divinglog/ 2 (Diving Log XML, Subsurface's
+        // divelogs.de export), shearwater/ 2 (Shearwater's XML).
+        #expect(unsupported.count == 29)
         #expect(unsupported["subsurface__SampleDivesV2.ssrf"] == "Subsurface XML")
+        #expect(unsupported["subsurface-v2__test40.xml"] == "Subsurface XML")
+        #expect(unsupported["subsurface-v1__subsurface-1.xml"] == "Subsurface XML (version 1)")
         #expect(unsupported["divinglog__DivingLog6_export.xml"] == "Diving Log XML")
+        #expect(unsupported["divinglog__data.xml"] == "Diving Log XML")
         #expect(unsupported["suunto-app__suunto_ocean_air.json"] == "Suunto app DeviceLog JSON")
         #expect(unsupported["suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL"] == "DAN DL7 (ZXL/ZXU)")
-        #expect(main.skipped.map { $0.path.split(separator: "/").last.map(String.init)! } == ["MANIFEST.tsv"])
+        // CR line ends, as the classic Mac wrote them.
+        #expect(unsupported["divelogdt__divelog.zxu"] == "DAN DL7 (ZXL/ZXU)")
+        // Not well-formed XML: <device> is never closed.
+        #expect(unsupported["diveboard-plugin__DB_UDCF_41__1.udcf"] == "UDCF")
+        // Skipped: the files umilog does not recognise, in the walk's order, each with its code.
+        #expect(main.skipped.map { relative($0.path) } == Self.notRecognised.keys.sorted())
+        for f in main.skipped {
+            guard case .skipped(let e) = f.status else { continue }
+            #expect(e.code == Self.notRecognised[relative(f.path)], "\(e)")
+            #expect(e.location.file == f.path, "\(e)")
+        }
         // Pinned: the dives read, and where each went.
         let read = reports.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.dives.count } }
         let inserted = reports.reduce(0) { $0 + $1.inserted }
-        // 184 dives in the files that need no flag (113 new, 26 already there by id — the
-        // fixtures' UDDF twins of their DiveJSON — and 45 duplicates: the Subsurface dive list
-        // and its UDDF export, the Seabear T1 and H3 copies of one dive …), 11 in the five
-        // flagged files (the second APD and test41 files repeat the first's dives).
-        #expect(read == 195)
-        #expect(inserted == 119)
+        // 193 dives in the files that need no flag: 122 new (9 of them google-sheets__dives.csv's,
+        // the one newly added corpus file umilog reads), 29 already there by id — the fixtures'
+        // UDDF and DiveJSON twins (27) and the Seabear T1 files, the H3 files but for their
+        // hardware line (2) — and 42 duplicates: 30 of the Subsurface UDDF export's 41 dives,
+        // read before from its CSV profile export, and 12 in DiveJSON fixtures that repeat dives
+        // of fixtures read before them. 11 in the five
+        // flagged files, 6 of them new (the second APD and test41 files repeat the first's dives).
+        #expect(main.alreadyImported == 29 && main.duplicates == 42)
+        #expect(read == 204)
+        #expect(inserted == 128)
         #expect(try log.count("dive") == inserted)
         #expect(try log.store.check().isEmpty)
         // Everything again: nothing added, nothing changed.
@@ -158,7 +229,7 @@ struct CorpusImportTests {
         #expect(try log.tables() == before)
     }
 
-    @Test("export of the whole logbook to DiveJSON, imported into an empty logbook, gives the same logbook, provenance and backfill's work included")
+    @Test("export of the whole logbook to DiveJSON, imported into an empty logbook, gives the same logbook, provenance and backfill's work included; imported into the logbook it came from, it changes nothing")
     func exportImportRoundTrip() throws {
         let log = try TemporaryLogbook()
         _ = try log.store.seedCatalog()
@@ -185,16 +256,20 @@ struct CorpusImportTests {
         let dives = try log.count("dive")
         #expect(back.exitCode == 0 && back.inserted == dives)
         #expect(back.files.flatMap(\.findings).isEmpty, "\(back.files.flatMap(\.findings))")
-        let provenance: Set<String> = ["source_file", "dive_source", "recording.source_file_id"]
-        let a = try log.tables(except: provenance), b = try copy.tables(except: provenance)
+        // Every table, provenance included: the backup is no source of the dives it restores.
+        let a = try log.tables(), b = try copy.tables()
         #expect(a.keys.sorted() == b.keys.sorted())
         for table in a.keys.sorted() {
             #expect(a[table] == b[table], "table \(table) differs")
         }
-        // Where each dive came from too: the copy adds only the export file itself.
-        let file = try #require(try copy.digest(ofFile: "all.divejson"))
-        #expect(try copy.provenance(except: file) == log.provenance())
+        #expect(try copy.provenance() == log.provenance())
+        #expect(try copy.digest(ofFile: "all.divejson") == nil)
         #expect(try copy.store.backfill(BackfillOptions(dryRun: true)).changes.isEmpty)
+        // Imported into the logbook it came from, it adds nothing and changes nothing.
+        let again = log.store.importLogbooks([exported])
+        #expect(again.exitCode == 0 && again.inserted == 0 && again.alreadyImported == dives)
+        #expect(again.files.flatMap(\.findings).isEmpty, "\(again.files.flatMap(\.findings))")
+        #expect(try log.tables() == a)
     }
 }
 
