@@ -95,6 +95,12 @@ public struct Logbook: Sendable, Hashable {
 public struct Generator: Sendable, Hashable {
     public var name: String
     public var version: String?
+    /// What kind of program it is, in the source's words (UDDF's `logbook`, `divecomputer`…).
+    public var type: String?
+    /// When it wrote the file, as the source states it.
+    public var writtenAt: String?
+    /// Who makes it.
+    public var manufacturer: String?
     public init(name: String, version: String? = nil) { self.name = name; self.version = version }
 }
 

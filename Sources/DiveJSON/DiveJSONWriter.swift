@@ -110,6 +110,16 @@ public final class DiveJSONWriter {
                 out.endObject()
             }
             out.endObject()
+            // What the source says of its writer beyond a name and a version: umilog's own key.
+            if let g = header.sourceGenerator, g.type != nil || g.writtenAt != nil || g.manufacturer != nil {
+                out.key("umilog"); out.beginObject()
+                out.key("source_generator"); out.beginObject()
+                if let v = g.type { out.key("type"); out.string(v) }
+                if let v = g.writtenAt { out.key("written_at"); out.string(v) }
+                if let v = g.manufacturer { out.key("manufacturer"); out.string(v) }
+                out.endObject()
+                out.endObject()
+            }
             out.endObject()
         }
         out.endObject()

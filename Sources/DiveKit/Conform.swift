@@ -30,7 +30,9 @@ public struct ConformReport: Sendable {
 /// Walks a DiveJSON conformance corpus (`fixtures/README.md`'s contract): every document of
 /// `valid/` validates, every one of `invalid/` is rejected, every reader pair
 /// (`<format>/X.<ext>` beside `X.divejson`) converts to its expected document, compared as
-/// JSON values without `exported_at` and `generator`. A pair directory for a format umilog
+/// JSON values without `exported_at` and `generator`, and without what umilog adds under its
+/// own producer key (`extensions.umilog`, DiveJSON §5.5: values the source recorded that the
+/// core has no member for, which a pair does not fix). A pair directory for a format umilog
 /// does not read is a shape error. `strict` also validates every document a pair produces.
 public func conform(directory: String, strict: Bool = false, only: FileFormat? = nil) -> ConformReport {
     var report = ConformReport()
@@ -116,8 +118,9 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                 }
                 do {
                     let produced = try parseJSON(sink.bytes, file: "produced")
+                    let core = withoutProducerEntry(produced, key: "umilog")
                     let expected = try JSONParser.parse(file: expectedPath, displayName: expectedPath).document
-                    if let difference = firstDifference(produced, expected, path: "$", ignoring: ["exported_at", "generator"]) {
+                    if let difference = firstDifference(core, expected, path: "$", ignoring: ["exported_at", "generator"]) {
                         report.failures.append(ConformFailure(file: "\(entry)/\(file)", reason: "differs from \(stem).divejson at \(difference)"))
                         continue
                     }
@@ -146,6 +149,31 @@ func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
     let from = max(0, i - 40)
     func excerpt(_ x: [UInt8]) -> String { String(decoding: x[min(from, x.count)..<min(i + 60, x.count)], as: UTF8.self) }
     return "produced …\(excerpt(a))… where expected …\(excerpt(b))…"
+}
+
+/// `node` with the entry `key` taken out of every `extensions` object (and an `extensions`
+/// left empty by that taken out too): what a document says under one producer's key.
+public func withoutProducerEntry(_ node: JSONNode, key: String) -> JSONNode {
+    var out = node
+    switch node.value {
+    case .object(let members):
+        var kept: [JSONNode.Member] = []
+        for var m in members {
+            m.value = withoutProducerEntry(m.value, key: key)
+            if m.name == "extensions", case .object(let entries) = m.value.value {
+                let rest = entries.filter { $0.name != key }
+                if rest.isEmpty { continue }
+                m.value.value = .object(rest)
+            }
+            kept.append(m)
+        }
+        out.value = .object(kept)
+    case .array(let elements):
+        out.value = .array(elements.map { withoutProducerEntry($0, key: key) })
+    default:
+        break
+    }
+    return out
 }
 
 /// The first place two JSON values differ (numbers by value, members in any order).

@@ -13,14 +13,78 @@ struct WaypointDraft {
     var ppo2: DecimalNumber?
     var cns: DecimalNumber?
     var gradientFactor: DecimalNumber?
+    var tts: DecimalNumber?
+    /// The deepest mandatory `<decostop @decodepth>` of the waypoint.
+    var ceiling: DecimalNumber?
+    var gfLowSetting: DecimalNumber?
+    var gfHighSetting: DecimalNumber?
+    /// The time of the stop at ``ceiling``; the count of later stops of the schedule.
+    var ceilingStopTime: DecimalNumber?
+    var laterStops = 0
     var pressureStart = 0
     var pressureEnd = 0
+    /// This waypoint's readings of the dive's extra channels: ``DiveDraft/extras``.
+    var extraStart = 0
+    var extraEnd = 0
 
-    init(order: Int, pressureStart: Int) {
+    init(order: Int, pressureStart: Int, extraStart: Int) {
         self.order = order
         self.pressureStart = pressureStart
         self.pressureEnd = pressureStart
+        self.extraStart = extraStart
+        self.extraEnd = extraStart
     }
+}
+
+/// A sample channel DiveJSON has no member for, carried under the profile's `umilog`
+/// extension (`docs/umilog-extension.md`): what it measures, and which sensor, battery or
+/// setting it belongs to.
+struct ExtraChannel: Hashable {
+    enum Kind: String {
+        case sensorPPO2 = "sensor_ppo2", setpoint, heartRate = "heart_rate", otu
+        case batteryVoltage = "battery_voltage", batteryCharge = "battery_charge", scrubber
+        case heading, bodyTemperature = "body_temperature", remainingBottomTime = "remaining_bottom_time"
+        case remainingO2Time = "remaining_o2_time", decoStopTime = "deco_stop_time"
+        case safetyStopDepth = "safety_stop_depth", safetyStopTime = "safety_stop_time"
+
+        /// True when a reading of 0 for the whole dive cannot be a measurement: a compass
+        /// that never turned, a heart that never beat, a cell, setpoint or battery at nothing.
+        var zeroIsPlaceholder: Bool {
+            switch self {
+            case .sensorPPO2, .setpoint, .heartRate, .batteryVoltage, .batteryCharge, .heading, .bodyTemperature: return true
+            default: return false
+            }
+        }
+
+        /// The unit the channel's values are written in.
+        var unit: String {
+            switch self {
+            case .sensorPPO2, .setpoint: return "bar"
+            case .heartRate: return "beats/min"
+            case .otu: return "OTU"
+            case .batteryVoltage: return "V"
+            case .batteryCharge: return "%"
+            case .scrubber: return ""
+            case .heading: return "degrees"
+            case .bodyTemperature: return "°C"
+            case .remainingBottomTime, .remainingO2Time, .decoStopTime, .safetyStopTime: return "s"
+            case .safetyStopDepth: return "m"
+            }
+        }
+    }
+    var kind: Kind
+    /// The `@ref` (sensor, battery, device) or the setting's `@setby`.
+    var ref: String?
+    /// A unit the source stated beside the value (`<scrubber units=…>`).
+    var sourceUnit: String?
+    /// The tank a battery charge belongs to (`<batterychargecondition tankref=…>`).
+    var tank: String?
+}
+
+/// One reading of an ``ExtraChannel``, in the channel's unit.
+struct ExtraReading {
+    var channel: Int
+    var value: DecimalNumber
 }
 
 /// A `<tankpressure>` reading: `ref` indexes ``DiveDraft/refs`` (-1 when it had no `@ref`).
@@ -64,11 +128,30 @@ struct DiveDraft {
     /// Distinct `@ref`s of the dive's tank pressures, in order of first use.
     var refs: [String] = []
     /// `<switchmix @ref>` by waypoint order.
-    var switches: [Int: String] = [:]
+    var switches: [Int: [String]] = [:]
     /// `<setmarker>` texts by waypoint order.
     var markers: [Int: [String]] = [:]
     /// `<divemode @type>` by waypoint order (empty for a `<divemode>` with no type).
     var divemodes: [Int: String] = [:]
+    /// `<alarm>` and `<info>` texts by waypoint order, as event labels or types.
+    var alarms: [Int: [(text: String, level: String?, info: Bool)]] = [:]
+    /// The extra channels met in this dive, and their readings (waypoints index them).
+    var extraChannels: [ExtraChannel] = []
+    var extraIndex: [ExtraChannel: Int] = [:]
+    var extras: [ExtraReading] = []
+    /// `<safety>` decostops that state 0 m for 0 s: a placeholder, not a stop.
+    var placeholderStops = 0
+    /// Mandatory decostops at 0 m: no obligation.
+    var zeroStops = 0
+    /// Mandatory stops below a waypoint's first: the rest of a stop schedule.
+    var laterStops = 0
+    /// Decostops of a kind UDDF does not define.
+    var unknownStopKinds: Set<String> = []
+    /// `<surfaceintervalbeforedive>`: seconds, or `<infinity/>` (no dive before this one).
+    var surfaceInterval: DecimalNumber?
+    var surfaceIntervalInfinite = false
+    /// `<informationafterdive><highestpo2>`.
+    var highestPO2: DecimalNumber?
     var greatestDepth: DecimalNumber?
     var averageDepth: DecimalNumber?
     var duration: DecimalNumber?
@@ -87,6 +170,7 @@ struct MixDraft {
     var name: String?
     var o2: DecimalNumber?
     var he: DecimalNumber?
+    var n2: DecimalNumber?
     var maximumPO2: DecimalNumber?
 }
 

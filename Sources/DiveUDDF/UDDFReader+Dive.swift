@@ -5,6 +5,7 @@ extension UDDFState {
     /// against the header and reporting every habit it had to read around.
     func finishDive(_ d: DiveDraft) -> Dive? {
         let path = "dive/\(d.index)"
+        reportDrops(&diveDrops, prefix: path + "/")
         for (element, bad) in d.badNumbers.sorted(by: { $0.key < $1.key }) {
             let more = bad.count > 1 ? " (and \(bad.count - 1) more like it)" : ""
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(bad.example)\"\(more), which is not a number; not carried", path: path, line: bad.line)
@@ -38,8 +39,28 @@ extension UDDFState {
             devices = [device]
         }
         if let first = devices.first, !first.isEmpty { recording.device = first }
+        if let v = d.highestPO2 {
+            // Pascal by the documentation, bar by some writers: as <calculatedpo2>.
+            let bar = DecimalNumber(10) < v ? v.shifted(by: -5) : v
+            if bar.isNegative {
+                report(.dropped, "uddf.readout-negative", "highest ppO2 \(v) is negative; not carried", path: path, line: d.line)
+            } else {
+                recording.extensions = umilogExtension(recording.extensions, "highest_ppo2", .number(bar.normalized().description))
+            }
+        }
+        if d.surfaceIntervalInfinite {
+            dive.extensions = umilogExtension(dive.extensions, "surface_interval", .string("infinity"))
+        } else if let v = d.surfaceInterval {
+            if v.isNegative {
+                report(.dropped, "uddf.surface-interval-negative", "surface interval \(v) s is negative; not carried", path: path, line: d.line)
+            } else {
+                dive.extensions = umilogExtension(dive.extensions, "surface_interval", .number(v.normalized().description))
+            }
+        }
         if recording.hasContent {
             dive.recordings.append(recording)
+        } else if recording.extensions != nil {
+            report(.dropped, "uddf.readout-without-recording", "the dive states its highest ppO2 but names no dive computer and has no samples, so nothing says which device measured it; not carried", path: path, line: d.line)
         } else if recording.decoModel != nil {
             report(.dropped, "uddf.decomodel-without-recording", "the dive links a decompression model but names no dive computer and has no samples, so nothing says which device ran it; not carried", path: path, line: d.line)
         }
@@ -93,6 +114,13 @@ extension UDDFState {
         if isPlaceholder(value) {
             report(.dropped, "uddf.placeholder-date", "the start \(value) is a writer's placeholder for an unset clock, not a dive date; the dive is kept without a start", path: path, line: d.line)
             return nil
+        }
+        if case .minutes(let m)? = value.offset, m % 15 != 0, abs(m) <= 14 {
+            // Every zone in use is a whole quarter hour from UTC; `-00:07` is a writer that put
+            // the hours where the minutes go (`-07:00`), the only reading that names a zone.
+            let hours = UTCOffset.minutes(m * 60)
+            report(.resolved, "uddf.offset-minutes-as-hours", "the UTC offset \(value.offset!) is not a whole quarter hour, as every time zone is; read as \(hours), the writer's hours in the minutes' place", path: path, line: d.line)
+            value.offset = hours
         }
         if value.offset == .utc && isShearwaterCloud {
             value.offset = nil
@@ -402,4 +430,20 @@ extension UDDFState {
         report(.resolved, "uddf.gas-percent", "<\(element)> \(v) of mix \"\(mix)\" is above 1, so it is a percentage, not a fraction; read as \(v) %", path: path, line: line)
         return v.doubleValue
     }
+}
+
+/// `extensions` with `name: value` added to its `umilog` entry (DiveJSON §5.5's producer key;
+/// `docs/umilog-extension.md` lists what the readers put there).
+func umilogExtension(_ extensions: ExtensionValue?, _ name: String, _ value: ExtensionValue) -> ExtensionValue {
+    var entries: [ExtensionValue.Member] = []
+    if case .object(let e)? = extensions { entries = e }
+    var members: [ExtensionValue.Member] = []
+    if let k = entries.firstIndex(where: { $0.name == "umilog" }), case .object(let m) = entries[k].value {
+        members = m
+        entries.remove(at: k)
+    }
+    members.removeAll { $0.name == name }
+    members.append(.init(name, value))
+    entries.append(.init("umilog", .object(members)))
+    return .object(entries)
 }

@@ -33,6 +33,13 @@ extension UDDFState {
         var profile = Profile()
         var depth = ChannelBuilder(), temperature = ChannelBuilder(), ndl = ChannelBuilder()
         var ppo2 = ChannelBuilder(), cns = ChannelBuilder(), gf = ChannelBuilder()
+        var tts = ChannelBuilder(), ceiling = ChannelBuilder()
+        var extras = [ExtraChannelBuilder](repeating: ExtraChannelBuilder(), count: d.extraChannels.count)
+        var zeroCeilings = 0, repeatedSwitches = 0
+        var gfSetting: (low: Int, high: Int)?
+        var gfChanges = 0, gfZeros = 0
+        var lastSwitch: (time: Int, gas: Int?)?
+        let definedCylinders = cylinders.count
         var pressures: [Int: ChannelBuilder] = [:]
         var pressureDrops = 0, impossiblePressures = 0
         var undefinedTanks: [String] = []
@@ -76,6 +83,31 @@ extension UDDFState {
             if let v = w.gradientFactor, let p = isShearwaterCloud ? v.roundedInteger() : v.scaledInteger(2) {
                 if p < 0 { negativeReadout += 1 } else { gf.add(ms, p) }
             }
+            if let v = w.tts, let s = v.roundedInteger() {
+                if s < 0 { negativeReadout += 1 } else { tts.add(ms, s) }
+            }
+            if let v = w.ceiling, let cm = v.scaledInteger(2) {
+                // A stop at 0 m is no obligation (a ceiling of zero is not a ceiling).
+                if cm > 0 { ceiling.add(ms, cm) } else { zeroCeilings += 1 }
+            }
+            if w.gfLowSetting != nil || w.gfHighSetting != nil {
+                let percent = { (v: DecimalNumber?) -> Int? in v.flatMap { self.isShearwaterCloud ? $0.roundedInteger() : $0.scaledInteger(2) } }
+                if let low = percent(w.gfLowSetting) ?? gfSetting?.low, let high = percent(w.gfHighSetting) ?? gfSetting?.high {
+                    if low == 0 && high == 0 {
+                        gfZeros += 1
+                    } else if let set = gfSetting {
+                        if set != (low, high) { gfChanges += 1 }
+                    } else {
+                        gfSetting = (low, high)
+                    }
+                }
+            }
+            for reading in w.extraEnd > w.extraStart ? d.extras[w.extraStart..<w.extraEnd] : [] {
+                extras[reading.channel].add(ms, reading.value)
+            }
+            if !d.alarms.isEmpty, let items = d.alarms[w.order] {
+                profile.events.append(contentsOf: alarmEvents(items, at: ms))
+            }
             if w.pressureEnd > w.pressureStart {
                 let many = w.pressureEnd - w.pressureStart > 1
                 if many { for r in touched { taken[r] = 0 }; touched.removeAll(keepingCapacity: true) }
@@ -108,10 +140,16 @@ extension UDDFState {
                     if let tenths { pressures[index, default: ChannelBuilder()].add(ms, tenths) } else { impossiblePressures += 1 }
                 }
             }
-            if !d.switches.isEmpty, let ref = d.switches[w.order] {
+            for ref in d.switches.isEmpty ? [] : d.switches[w.order] ?? [] {
                 let target = ref.isEmpty ? [] : cylindersNamed(ref)
                 if target.isEmpty { switchWithoutCylinder.insert(ref) }
-                profile.events.append(Event(time: ms, type: .gasSwitch, gasNumber: target.first))
+                // A writer that states one switch twice at one instant made one switch.
+                if let last = lastSwitch, last.time == ms, last.gas == target.first {
+                    repeatedSwitches += 1
+                } else {
+                    profile.events.append(Event(time: ms, type: .gasSwitch, gasNumber: target.first))
+                    lastSwitch = (ms, target.first)
+                }
             }
             for marker in d.markers.isEmpty ? [] : d.markers[w.order] ?? [] {
                 switch marker {
@@ -137,6 +175,10 @@ extension UDDFState {
             }
         }
 
+        if let map = removeEmptyPressureChannels(&pressures, cylinders: &cylinders, telemetryOnlyFrom: definedCylinders, path: path, line: d.line) {
+            for i in profile.events.indices { profile.events[i].gasNumber = profile.events[i].gasNumber.flatMap { map[$0] } }
+            undefinedTanks.removeAll { ref in !cylinders.contains { $0.id == ref } }
+        }
         if let mode = unknownMode {
             report(.dropped, "uddf.divemode-unknown", mode.isEmpty ? "a <divemode> states no type; the recording's mode is left unknown" : "dive mode \"\(mode)\" is not a UDDF mode; the recording's mode is left unknown", path: path, line: d.line)
         }
@@ -171,7 +213,41 @@ extension UDDFState {
             let gas = mixes[ref].map { m in m.name.map { " (\($0))" } ?? "" } ?? ""
             report(.dropped, "uddf.switchmix-no-cylinder", "a gas switch names mix \"\(ref)\"\(gas), which no tank carries; the switch is kept without its gas", path: path, line: d.line)
         }
-        let collisions = [depth, temperature, ndl, ppo2, cns, gf].reduce(0) { $0 + $1.collisions } + pressures.values.reduce(0) { $0 + $1.collisions }
+        zeroCeilings += d.zeroStops
+        if d.laterStops > 0 {
+            report(.dropped, "uddf.decostop-schedule", "\(d.laterStops) stop\(d.laterStops == 1 ? "" : "s") below a waypoint's first mandatory stop (the rest of the computer's stop schedule) \(d.laterStops == 1 ? "is" : "are") not carried; the first is the ceiling", path: path, line: d.line)
+        }
+        if zeroCeilings > 0 {
+            report(.absent, "uddf.decostop-zero", "\(zeroCeilings) mandatory stop\(zeroCeilings == 1 ? " is" : "s are") at 0 m, which is no obligation; read as no ceiling", path: path, line: d.line)
+        }
+        if d.placeholderStops > 0 {
+            report(.absent, "uddf.placeholder", "\(d.placeholderStops) safety stop\(d.placeholderStops == 1 ? " states" : "s state") 0 m for 0 s: a placeholder, not a stop; not carried", path: path, line: d.line)
+        }
+        for kind in d.unknownStopKinds.sorted() {
+            report(.dropped, "uddf.decostop-kind-unknown", "a <decostop> of kind \"\(kind)\" is neither mandatory nor safety; not carried", path: path, line: d.line)
+        }
+        if repeatedSwitches > 0 {
+            report(.resolved, "uddf.switch-repeated", "\(repeatedSwitches) gas switch\(repeatedSwitches == 1 ? " repeats" : "es repeat") the switch to the same gas at the same instant; carried once", path: path, line: d.line)
+        }
+        if let set = gfSetting {
+            if let model = recording.decoModel, let low = model.gfLow, let high = model.gfHigh, (low, high) != set {
+                report(.dropped, "uddf.gf-setting-differs", "the samples set gradient factors \(set.low)/\(set.high), which differ from the linked model's \(low)/\(high); the model's are kept", path: path, line: d.line)
+            } else if (0...100).contains(set.low), (0...100).contains(set.high), set.low <= set.high {
+                var model = recording.decoModel ?? DecoModel()
+                model.gfLow = set.low
+                model.gfHigh = set.high
+                recording.decoModel = model
+            } else {
+                report(.dropped, "uddf.gf-setting-invalid", "the samples set gradient factors \(set.low)/\(set.high), which are not a low and a high between 0 and 100 %; not carried", path: path, line: d.line)
+            }
+            if gfChanges > 0 {
+                report(.dropped, "uddf.gf-setting-changed", "the gradient factors change \(gfChanges) time\(gfChanges == 1 ? "" : "s") during the dive; only the first setting is carried", path: path, line: d.line)
+            }
+        }
+        if gfZeros > 0 {
+            report(.absent, "uddf.placeholder", "\(gfZeros) gradient factor setting\(gfZeros == 1 ? " is" : "s are") 0/0, a placeholder for no setting; not carried", path: path, line: d.line)
+        }
+        let collisions = [depth, temperature, ndl, ppo2, cns, gf, tts, ceiling].reduce(0) { $0 + $1.collisions } + pressures.values.reduce(0) { $0 + $1.collisions }
         if collisions > 0 {
             report(.dropped, "uddf.sample-time-collision", "\(collisions) reading\(collisions == 1 ? "" : "s") fall on a millisecond another reading of the same channel already holds; the first is kept", path: path, line: d.line)
         }
@@ -182,7 +258,14 @@ extension UDDFState {
             report(.resolved, "uddf.depth-zero-placeholder", "\(removed) sample\(removed == 1 ? "" : "s") read 0 m between two deep neighbours, a surfacing no diver can make in that time: the writer's marker for a waypoint with no depth; read as no depth reading", path: path, line: d.line)
         }
         profile.depth = depthSeries.isEmpty ? nil : depthSeries
+        if let first = temperature.series.values.first, first == 0, temperature.series.values.allSatisfy({ $0 == 0 }) {
+            report(.absent, "uddf.temperature-all-zero", "every sample temperature is 0 °C for the whole dive: the writer had none; read as not recorded", path: path, line: d.line)
+            temperature.series = Series()
+        }
         profile.temperature = temperature.series.isEmpty ? nil : temperature.series
+        profile.tts = tts.series.isEmpty ? nil : tts.series
+        profile.ceiling = ceiling.series.isEmpty ? nil : ceiling.series
+        profile.extensions = extraChannelsExtension(d, extras, path: path, line: d.line)
         profile.ndl = ndl.series.isEmpty ? nil : ndl.series
         profile.ppo2 = ppo2.series.isEmpty ? nil : ppo2.series
         profile.cns = cns.series.isEmpty ? nil : cns.series
@@ -196,7 +279,11 @@ extension UDDFState {
             for i in cylinders.indices { cylinders[i].cylinder.gasNumber = i }
         }
         profile.duration = profile.allSeries.compactMap(\.times.last).max() ?? 0
-        if profile.allSeries.isEmpty {
+        if profile.extensions != nil {
+            let extraEnd = extras.compactMap(\.times.last).max() ?? 0
+            profile.duration = max(profile.duration, extraEnd)
+        }
+        if profile.allSeries.isEmpty && profile.extensions == nil {
             report(.dropped, "uddf.samples-unusable", "the dive's samples carry no usable reading; no profile is carried", path: path, line: d.line)
             return nil
         }

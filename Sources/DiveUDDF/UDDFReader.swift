@@ -51,6 +51,17 @@ public final class UDDFReader: DiveSource {
 
     /// Bytes of input consumed so far.
     public var bytesRead: Int { parser.bytesRead }
+
+    /// When set before reading, the reader records the path of every element it carried or
+    /// covered by a finding of its own (``accounting``), so that a test can check that every
+    /// element with content is accounted for.
+    public var recordsAccounting: Bool {
+        get { state.recordAccounting }
+        set { state.recordAccounting = newValue }
+    }
+
+    /// What the reader accounted for so far (recorded only with ``recordsAccounting``).
+    public var accounting: UDDFAccounting { state.accounting }
 }
 
 /// The SAX state machine: a stack of open tags, the record being read, and the logbook
@@ -65,15 +76,32 @@ final class UDDFState: XMLEventHandler {
     var readyHead = 0
 
     @exclusivity(unchecked) private var tags = TagTable()
-    @exclusivity(unchecked) private var stack: [Tag] = []
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private(set) var stack: [Tag] = []
+    @exclusivity(unchecked) private(set) var text: [UInt8] = []
     @exclusivity(unchecked) private var capturing = false
     private var sawRoot = false
+
+    // Accounting (UDDFReader+Accounting.swift): what became of each open element.
+    @exclusivity(unchecked) var marks: [ElementMarks] = []
+    /// Attributes no handler read, by the depth of their element.
+    var unreadAttributes: [(depth: Int, attributes: [(name: String, value: String)])] = []
+    /// The stack depth of the `<dive>` being read.
+    var diveDepth = 0
+    /// Elements not carried inside the dive being read, and outside dives.
+    var diveDrops = DropTally()
+    var fileDrops = DropTally()
+    /// Whether to record every accounted path (tests ask for it).
+    var recordAccounting = false
+    var accounting = UDDFAccounting()
+    var accountedKeys: Set<Int> = []
 
     // Header records.
     var generatorName: String?
     var generatorVersion: String?
     var generatorManufacturerID: String?
+    var generatorType: String?
+    var generatorWrittenAt: String?
+    var generatorManufacturer: String?
     var mixes: [String: MixDraft] = [:]
     var decoModels: [String: DecoDraft] = [:]
     /// Every id defined outside the dives, with the element that defined it.
@@ -112,11 +140,15 @@ final class UDDFState: XMLEventHandler {
     private var tripPartIndex = 0
     @exclusivity(unchecked) var dive: DiveDraft?
     @exclusivity(unchecked) private var tank: TankDraft?
-    @exclusivity(unchecked) private var waypoint = WaypointDraft(order: 0, pressureStart: 0)
+    @exclusivity(unchecked) private var waypoint = WaypointDraft(order: 0, pressureStart: 0, extraStart: 0)
+    /// The extra channel of the waypoint element being read (-1: none).
+    @exclusivity(unchecked) private var pendingExtra = -1
+    /// The `@level` of the `<alarm>`, or the `@type` of the `<info>`, being read.
+    private var pendingAttribute: String?
     /// The `@ref` index of the `<tankpressure>` being read (-1: none).
     @exclusivity(unchecked) private var pendingTankRef = -1
     /// Flags for the records being read: cheaper to test than the optional drafts.
-    @exclusivity(unchecked) private var inDive = false
+    @exclusivity(unchecked) private(set) var inDive = false
     @exclusivity(unchecked) private var inWaypoint = false
     @exclusivity(unchecked) private var inTank = false
     /// The last tank-pressure `@ref` seen, to intern refs without building a String each time.
@@ -143,6 +175,12 @@ final class UDDFState: XMLEventHandler {
     // MARK: SAX events
 
     func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+        pushMarks()
+        startElementBody(localName, attributes)
+        noteUnreadAttributes(attributes)
+    }
+
+    private func startElementBody(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         let tag = tags.tag(localName)
         stack.append(tag)
         if !sawRoot {
@@ -158,8 +196,10 @@ final class UDDFState: XMLEventHandler {
             header.sourceVersion = attributes.value("version")
             return
         }
-        capturing = tag != .other
-        if capturing { text.removeAll(keepingCapacity: true) }
+        // Every element's own text is captured: a handler may read it, and an element nothing
+        // reads is reported with it.
+        capturing = true
+        text.removeAll(keepingCapacity: true)
         if inDive { startInDive(tag, attributes); return }
         if tag != .other || attributes.count > 0, let id = attributes.value("id"), !id.isEmpty, definedIDs[id] == nil {
             definedIDs[id] = tag
@@ -172,6 +212,7 @@ final class UDDFState: XMLEventHandler {
                 if let g = guideID, let ref = attributes.value("ref") { guideBuddy[g] = ref }
             } else if stack.count == contactDepth + 1, ![.name, .address, .contact, .notes].contains(tag) {
                 contact?.unread.append(String(cString: localName))
+                coverCurrent()
             }
             return
         }
@@ -188,7 +229,9 @@ final class UDDFState: XMLEventHandler {
         case .operator where p == .trippart:
             contact = ContactDraft(kind: .liveaboard, id: nil, line: line)
             contactDepth = stack.count
-        case .vessel where p == .trippart: tripPart?.hasVessel = true
+        case .vessel where p == .trippart:
+            tripPart?.hasVessel = true
+            coverCurrent()
         case .link where p == .trippart: if let ref = attributes.value("ref") { tripPart?.links.append(ref) }
         case .insurance where p == .diveinsurances && isOwner: person?.insurances.append((nil, nil))
         default: break
@@ -229,6 +272,7 @@ final class UDDFState: XMLEventHandler {
             dive = DiveDraft(id: attributes.value("id"), index: diveIndex, line: line)
             diveIndex += 1
             inDive = true
+            diveDepth = stack.count
             lastRef = -1
             lastRefBytes.removeAll(keepingCapacity: true)
         default: break
@@ -239,23 +283,43 @@ final class UDDFState: XMLEventHandler {
         let p = parent()
         switch tag {
         case .waypoint:
-            waypoint = WaypointDraft(order: dive!.waypoints.count, pressureStart: dive!.pressures.count)
+            waypoint = WaypointDraft(order: dive!.waypoints.count, pressureStart: dive!.pressures.count, extraStart: dive!.extras.count)
             inWaypoint = true
+        case .decostop where inWaypoint:
+            readDecoStop(attributes)
+        case .alarm where inWaypoint: pendingAttribute = attributes.value("level")
+        case .info where inWaypoint: pendingAttribute = attributes.value("type")
+        case .setpo2 where inWaypoint: pendingExtra = extraChannel(.setpoint, ref: attributes.value("setby"))
+        case .measuredpo2 where inWaypoint, .ppo2 where inWaypoint:
+            pendingExtra = extraChannel(.sensorPPO2, ref: attributes.value("ref"))
+        case .batteryvoltage where inWaypoint: pendingExtra = extraChannel(.batteryVoltage, ref: attributes.value("ref"))
+        case .batterychargecondition where inWaypoint:
+            pendingExtra = extraChannel(.batteryCharge, ref: attributes.value("deviceref") ?? attributes.value("ref"),
+                                        tank: attributes.value("tankref"))
+        case .scrubber where inWaypoint:
+            pendingExtra = extraChannel(.scrubber, ref: attributes.value("ref"), unit: attributes.value("units"))
+        case .pulserate where inWaypoint: pendingExtra = extraChannel(.heartRate)
+        case .otu where inWaypoint: pendingExtra = extraChannel(.otu)
+        case .heading where inWaypoint: pendingExtra = extraChannel(.heading)
+        case .bodytemperature where inWaypoint: pendingExtra = extraChannel(.bodyTemperature)
+        case .remainingbottomtime where inWaypoint: pendingExtra = extraChannel(.remainingBottomTime)
+        case .remainingo2time where inWaypoint: pendingExtra = extraChannel(.remainingO2Time)
         case .tankpressure where inWaypoint:
             pendingTankRef = internRef(attributes.rawValue("ref"))
         case .switchmix where inWaypoint:
-            dive?.switches[waypoint.order] = attributes.value("ref") ?? ""
+            dive?.switches[waypoint.order, default: []].append(attributes.value("ref") ?? "")
         case .divemode where inWaypoint:
             dive?.divemodes[waypoint.order] = attributes.value("type") ?? ""
         case .tankdata:
             tank = TankDraft(id: attributes.value("id"), line: line)
             inTank = true
         case .link:
-            let ref = attributes.value("ref") ?? ""
+            // The reference is read only where a link means something; elsewhere (a link in
+            // <notes> to a picture, say) it is left unread and so reported.
             switch p {
-            case .tankdata: tank?.links.append(ref)
-            case .equipmentused: dive?.equipmentLinks.append(ref)
-            case .informationbeforedive, .dive: dive?.links.append(ref)
+            case .tankdata: tank?.links.append(attributes.value("ref") ?? "")
+            case .equipmentused: dive?.equipmentLinks.append(attributes.value("ref") ?? "")
+            case .informationbeforedive, .dive: dive?.links.append(attributes.value("ref") ?? "")
             default: break
             }
         case .tripmembership:
@@ -266,9 +330,15 @@ final class UDDFState: XMLEventHandler {
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         if capturing { text.append(contentsOf: bytes) }
+        noteText(bytes)
     }
 
     func endElement(_ localName: UnsafePointer<UInt8>) {
+        endElementBody(localName)
+        popMarks()
+    }
+
+    private func endElementBody(_ localName: UnsafePointer<UInt8>) {
         guard let tag = stack.last else { return }
         defer { stack.removeLast(); capturing = false }
         if inDive { endInDive(tag); return }
@@ -289,9 +359,18 @@ final class UDDFState: XMLEventHandler {
         }
         switch tag {
         case .generator where p == .uddf:
-            if let name = generatorName { header.sourceGenerator = Generator(name: name, version: generatorVersion) }
+            if let name = generatorName {
+                var g = Generator(name: name, version: generatorVersion)
+                g.type = generatorType
+                g.writtenAt = generatorWrittenAt
+                g.manufacturer = generatorManufacturer
+                header.sourceGenerator = g
+            }
         case .name where p == .generator: generatorName = string()
         case .version where p == .generator: generatorVersion = string()
+        case .type where p == .generator: generatorType = string()
+        case .datetime where p == .generator: generatorWrittenAt = string()
+        case .name where p == .manufacturer && parent(2) == .generator: generatorManufacturer = string()
         case .name: endName(p)
         case .firstname where parent(2) == .owner || parent(2) == .buddy: person?.first = string()
         case .middlename where parent(2) == .owner || parent(2) == .buddy: person?.middle = string()
@@ -303,7 +382,13 @@ final class UDDFState: XMLEventHandler {
         case .mobilephone where p == .contact && person != nil && (parent(2) == .owner || parent(2) == .buddy):
             if person?.mobile == nil { person?.mobile = string() }
         case .datetime where p == .birthdate && isOwner: person?.bornOn = string()
-        case .para where p == .notes, .text where p == .notes: endNotesParagraph()
+        case .para where p == .notes, .text where p == .notes: endNotesParagraph(owner: parent(2))
+        case .notes where !hasChildElement: endNotesParagraph(owner: p)
+        case .n2 where p == .mix: mix?.n2 = decimal("n2")
+        case .ar where p == .mix, .h2 where p == .mix:
+            // A zero says the mix holds none of it, which the model's blend already says;
+            // any other amount is not carried (and reported when the element closes).
+            if text.withUnsafeBytes({ DecimalNumber(bytes: $0) })?.isZero == true { markCarried() }
         case .aliasname where p == .site: if let s = string() { site?.aliases.append(s) }
         case .location where p == .geography:
             if parent(2) == .site { site?.location = string() } else if parent(2) == .trippart { tripPart?.location = string() }
@@ -395,15 +480,61 @@ final class UDDFState: XMLEventHandler {
         }
     }
 
-    private func endNotesParagraph() {
+    private func endNotesParagraph(owner: Tag) {
         guard let s = string() else { return }
-        switch parent(2) {
+        switch owner {
         case .site: site?.notes.append(s)
         case .buddy, .owner: person?.notes.append(s)
         case .trip: trip?.notes.append(s)
         case .trippart: trip?.notes.append(s)
-        case _ where gear != nil && parent(2) == gear?.tag: gear?.notes.append(s)
+        case _ where gear != nil && owner == gear?.tag: gear?.notes.append(s)
         default: break
+        }
+    }
+
+    /// True when the element being closed had a child element.
+    var hasChildElement: Bool { marks.last?.contains(.hasChild) ?? false }
+
+    /// The index of an extra channel of the dive being read, added on first use.
+    private func extraChannel(_ kind: ExtraChannel.Kind, ref: String? = nil, unit: String? = nil, tank: String? = nil) -> Int {
+        let key = ExtraChannel(kind: kind, ref: ref.flatMap { $0.isEmpty ? nil : $0 },
+                               sourceUnit: unit.flatMap { $0.isEmpty ? nil : $0 }, tank: tank.flatMap { $0.isEmpty ? nil : $0 })
+        if let i = dive?.extraIndex[key] { return i }
+        let i = dive?.extraChannels.count ?? 0
+        dive?.extraChannels.append(key)
+        dive?.extraIndex[key] = i
+        return i
+    }
+
+    /// A `<decostop>`: a mandatory stop's depth is the ceiling and its time an extra channel;
+    /// a safety stop is carried as its own channels, unless it states 0 m for 0 s.
+    private func readDecoStop(_ attributes: XMLAttributes) {
+        let kind = attributes.value("kind")?.lowercased() ?? ""
+        let depth = attributes.rawValue("decodepth").flatMap { DecimalNumber(bytes: UnsafeRawBufferPointer($0)) }
+        let duration = attributes.rawValue("duration").flatMap { DecimalNumber(bytes: UnsafeRawBufferPointer($0)) }
+        func add(_ kind: ExtraChannel.Kind, _ v: DecimalNumber?) {
+            if let v { dive?.extras.append(ExtraReading(channel: extraChannel(kind), value: v)) }
+        }
+        switch kind {
+        case "mandatory":
+            // Several stops on one waypoint are the computer's stop schedule: the deepest is
+            // the ceiling, with its time; the later ones are counted and reported.
+            guard let depth, !depth.isZero, !depth.isNegative else { dive?.zeroStops += 1; return }
+            if let ceiling = waypoint.ceiling {
+                waypoint.laterStops += 1
+                guard ceiling < depth else { return }
+            }
+            waypoint.ceiling = depth
+            waypoint.ceilingStopTime = duration
+        case "safety":
+            if depth?.isZero ?? true, duration?.isZero ?? true {
+                dive?.placeholderStops += 1
+            } else {
+                add(.safetyStopDepth, depth)
+                add(.safetyStopTime, duration)
+            }
+        default:
+            dive?.unknownStopKinds.insert(kind)
         }
     }
 
@@ -424,7 +555,27 @@ final class UDDFState: XMLEventHandler {
                 }
                 pendingTankRef = -1
             case .setmarker: if let s = string() { dive?.markers[waypoint.order, default: []].append(s) }
+            case .timetosurface: waypoint.tts = waypointNumber("timetosurface")
+            case .setgfhigh: waypoint.gfHighSetting = waypointNumber("setgfhigh")
+            case .setgflow: waypoint.gfLowSetting = waypointNumber("setgflow")
+            case .alarm, .info:
+                let s = string()
+                if s != nil || pendingAttribute != nil {
+                    dive?.alarms[waypoint.order, default: []].append((s ?? "", pendingAttribute, tag == .info))
+                }
+                pendingAttribute = nil
+            case .setpo2, .measuredpo2, .ppo2, .batteryvoltage, .batterychargecondition, .scrubber, .pulserate, .otu,
+                 .heading, .bodytemperature, .remainingbottomtime, .remainingo2time:
+                if pendingExtra >= 0, let v = waypointNumber(String(describing: tag)) {
+                    dive?.extras.append(ExtraReading(channel: pendingExtra, value: v))
+                }
+                pendingExtra = -1
             case .waypoint:
+                if waypoint.ceiling != nil, let t = waypoint.ceilingStopTime {
+                    dive?.extras.append(ExtraReading(channel: extraChannel(.decoStopTime), value: t))
+                }
+                dive?.laterStops += waypoint.laterStops
+                waypoint.extraEnd = dive?.extras.count ?? waypoint.extraStart
                 waypoint.pressureEnd = dive?.pressures.count ?? waypoint.pressureStart
                 dive?.waypoints.append(waypoint)
                 inWaypoint = false
@@ -469,6 +620,12 @@ final class UDDFState: XMLEventHandler {
         case .visibility where info: dive?.visibilityText = string()
         case .current where info: dive?.current = string()
         case .ratingvalue where p == .rating: dive?.rating = string()
+        case .passedtime where p == .surfaceintervalbeforedive: dive?.surfaceInterval = diveNumber("passedtime")
+        case .infinity where p == .surfaceintervalbeforedive: dive?.surfaceIntervalInfinite = true
+        case .highestpo2 where info: dive?.highestPO2 = diveNumber("highestpo2")
+        case .notes where (p == .informationafterdive || p == .dive) && !hasChildElement:
+            // Text written straight into <notes>, with no <para> around it.
+            if let s = string() { dive?.notes.append(s) }
         case .para where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive),
              .text where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive):
             if let s = string() { dive?.notes.append(s) }
@@ -503,6 +660,7 @@ final class UDDFState: XMLEventHandler {
 
     /// The captured text, trimmed; `nil` when empty (an empty element records nothing).
     func string() -> String? {
+        markCarried()
         let s = String(decoding: text, as: UTF8.self).trimmingWhitespace()
         return s.isEmpty ? nil : s
     }
@@ -519,6 +677,7 @@ final class UDDFState: XMLEventHandler {
 
     /// The captured text as a number; non-numeric text is reported against the header.
     private func decimal(_ element: String?) -> DecimalNumber? {
+        markCarried()
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         if !isBlank(), let element, let s = string() {
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(s)\", which is not a number; it is not carried", path: nil)
@@ -529,6 +688,7 @@ final class UDDFState: XMLEventHandler {
     /// The captured text as a number inside a dive; non-numeric text is counted per element
     /// and reported once per dive.
     private func diveNumber(_ element: String) -> DecimalNumber? {
+        markCarried()
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         if !isBlank() {
             let example = String(decoding: text, as: UTF8.self).trimmingWhitespace()
@@ -544,6 +704,7 @@ final class UDDFState: XMLEventHandler {
     }
 
     @inline(__always) private func waypointNumber(_ element: String) -> DecimalNumber? {
+        markCarried()
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         return diveNumber(element)
     }
@@ -556,5 +717,6 @@ final class UDDFState: XMLEventHandler {
             throw DiveError("uddf.empty", "the file holds no XML element", at: SourceLocation(file: file))
         }
         finishContacts()
+        reportDrops(&fileDrops, prefix: "")
     }
 }

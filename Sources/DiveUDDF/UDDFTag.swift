@@ -138,6 +138,33 @@ enum Tag: UInt8, CaseIterable {
     case diveinsurances
     case insurance
     case validdate
+    // Waypoint readings beyond the core channels, and the rest a dive records.
+    case timetosurface
+    case type
+    case decostop
+    case alarm
+    case info
+    case setgfhigh
+    case setgflow
+    case setpo2
+    case otu
+    case pulserate
+    case measuredpo2
+    case ppo2
+    case batteryvoltage
+    case batterychargecondition
+    case scrubber
+    case heading
+    case bodytemperature
+    case remainingbottomtime
+    case remainingo2time
+    case highestpo2
+    case surfaceintervalbeforedive
+    case passedtime
+    case infinity
+    case n2
+    case ar
+    case h2
 }
 
 extension Tag {

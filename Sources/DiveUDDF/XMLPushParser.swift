@@ -20,6 +20,42 @@ protocol XMLEventHandler: AnyObject {
 struct XMLAttributes {
     let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
+    /// One bit per attribute (the first 64) that a lookup has matched: what the handler read,
+    /// so that it can account for the rest (``UDDFState`` reports every attribute it did not).
+    let readMask: UnsafeMutablePointer<UInt64>?
+
+    init(base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, readMask: UnsafeMutablePointer<UInt64>? = nil) {
+        self.base = base
+        self.count = count
+        self.readMask = readMask
+        readMask?.pointee = 0
+    }
+
+    @inline(__always) private func markRead(_ i: Int) {
+        if i < 64 { readMask?.pointee |= 1 << UInt64(i) }
+    }
+
+    /// True when a lookup has matched the attribute at `index`.
+    func wasRead(_ index: Int) -> Bool {
+        guard let readMask else { return true }
+        return index >= 64 || readMask.pointee & (1 << UInt64(index)) != 0
+    }
+
+    /// The local name of the attribute at `index`.
+    func localName(_ index: Int) -> String? {
+        base?[index * 5].map { String(cString: $0) }
+    }
+
+    /// The namespace URI of the attribute at `index`, if it has one.
+    func namespaceURI(_ index: Int) -> UnsafePointer<UInt8>? {
+        base?[index * 5 + 2]
+    }
+
+    /// The value of the attribute at `index`, trimmed.
+    func value(at index: Int) -> String {
+        guard let base, let start = base[index * 5 + 3], let end = base[index * 5 + 4] else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self).trimmingWhitespace()
+    }
 
     /// The raw bytes of the attribute whose local name matches `name` case-insensitively,
     /// with surrounding whitespace stripped; valid only during the callback.
@@ -27,6 +63,7 @@ struct XMLAttributes {
         guard let base else { return nil }
         for i in 0..<count {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
+            markRead(i)
             guard let start = base[i * 5 + 3], let end = base[i * 5 + 4] else { return UnsafeBufferPointer(start: nil, count: 0) }
             return trimmed(UnsafeBufferPointer(start: start, count: end - start))
         }
@@ -39,6 +76,7 @@ struct XMLAttributes {
         guard let base else { return nil }
         for i in 0..<count {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
+            markRead(i)
             guard let start = base[i * 5 + 3], let end = base[i * 5 + 4] else { return "" }
             let buffer = UnsafeBufferPointer(start: start, count: end - start)
             return String(decoding: buffer, as: UTF8.self).trimmingWhitespace()
@@ -96,6 +134,8 @@ final class XMLPushParser {
     @exclusivity(unchecked) private var openElements: [UnsafePointer<UInt8>] = []
     /// Bytes consumed so far.
     private(set) var bytesRead: Int = 0
+    /// Which attributes of the current start tag the handler read (see ``XMLAttributes/readMask``).
+    private let attributeMask = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
 
     static let chunkSize = 256 * 1024
 
@@ -110,6 +150,24 @@ final class XMLPushParser {
         if let context {
             xmlFreeParserCtxt(context)
         }
+        attributeMask.deallocate()
+    }
+
+    /// The names of the elements open at this point, outermost first (for a finding's path).
+    func openElementNames(from depth: Int = 0) -> [String] {
+        openElements.dropFirst(depth).map { String(cString: $0) }
+    }
+
+    /// A hash of the open elements' names from `depth` on (libxml2 interns names, so equal
+    /// paths hash equal within a parse), to count repeats of one path without building it.
+    func openElementsKey(from depth: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = depth
+        while i < openElements.count {
+            h = (h ^ UInt64(UInt(bitPattern: openElements[i]))) &* 0x100_0000_01b3
+            i += 1
+        }
+        return Int(truncatingIfNeeded: h)
     }
 
     /// The line the parser is at, 1-based.
@@ -159,7 +217,9 @@ final class XMLPushParser {
             // Guaranteed (not retained) references: one SAX event costs no reference counting.
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
                 parser.openElements.append(localName)
-                parser.handler._withUnsafeGuaranteedRef { $0.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes))) }
+                parser.handler._withUnsafeGuaranteedRef {
+                    $0.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes), readMask: parser.attributeMask))
+                }
             }
         }
         sax.endElementNs = { ctx, localName, _, _ in

@@ -13,13 +13,30 @@ let readerPairs: [String] = {
         .filter { $0.hasSuffix(".uddf") }.map { String($0.dropLast(5)) }.sorted()
 }()
 
-/// The parsed document without `exported_at` and `generator`.
+/// The parsed document without `exported_at` and `generator`, and without what umilog adds
+/// under its own producer key (`extensions.umilog`): a pair fixes the core members.
 func document(_ data: Data) throws -> NSDictionary {
     let object = try JSONSerialization.jsonObject(with: data)
     guard var dict = object as? [String: Any] else { throw CocoaError(.coderReadCorrupt) }
     dict["exported_at"] = nil
     dict["generator"] = nil
-    return dict as NSDictionary
+    return withoutUmilogEntries(dict) as! NSDictionary
+}
+
+func withoutUmilogEntries(_ value: Any) -> Any {
+    if let array = value as? [Any] { return array.map(withoutUmilogEntries) }
+    guard let dict = value as? [String: Any] else { return value }
+    var out: [String: Any] = [:]
+    for (k, v) in dict {
+        var v = withoutUmilogEntries(v)
+        if k == "extensions", var entries = v as? [String: Any] {
+            entries["umilog"] = nil
+            if entries.isEmpty { continue }
+            v = entries
+        }
+        out[k] = v
+    }
+    return out as NSDictionary
 }
 
 typealias TextSink = MemorySink

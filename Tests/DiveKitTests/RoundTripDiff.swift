@@ -14,10 +14,10 @@ func logbookDifferences(_ a: Logbook, _ b: Logbook, diveIndex indexOf: [String: 
         if name == "extensions" {
             // The provenance block describes the file that was read (its format, version and
             // writer), which the round trip changes by design.
-            let provenance: Set<String> = ["converted_from", "uddf_version", "source_generator"]
+            let provenance: Set<String> = ["divejson/converted_from", "divejson/uddf_version", "divejson/source_generator", "umilog/source_generator"]
             var d: [String] = []
             diff(x[name], y[name], name, into: &d)
-            out += d.filter { p in !provenance.contains { p == "extensions/divejson/" + $0 || p.hasPrefix("extensions/divejson/\($0)/") } }
+            out += d.filter { p in !provenance.contains { p == "extensions/" + $0 || p.hasPrefix("extensions/\($0)/") } }
             continue
         }
         if name == "dives" {

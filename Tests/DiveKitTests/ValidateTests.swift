@@ -25,10 +25,16 @@ let invalidSampleLines: [String: Int] = [
 ]
 
 @Suite struct ValidateTests {
-    @Test func theSampleLogbookHasNoProblems() {
+    /// The sample has no errors; its warnings are what it records that umilog has no place
+    /// for: the owner's address (lines 15–18), the sites' `<environment>` (line 36 on) and the
+    /// country of each site's address (line 40 on), read off the file by hand.
+    @Test func theSampleLogbookHasNoErrorsAndWarnsOfWhatItCannotCarry() {
         let report = validate(paths: [Paths.samples + "/logbook.uddf"])
         #expect(report.files.count == 1)
-        #expect(report.diagnostics.map(\.description) == [])
+        #expect(report.count(.error) == 0)
+        #expect(report.diagnostics.map(\.code) == Array(repeating: "uddf.not-carried", count: 3))
+        #expect(report.diagnostics.map { $0.location.path ?? "" } == ["diver/owner/address", "divesite/site/environment", "divesite/site/geography/address/country"])
+        #expect(report.diagnostics.map { $0.location.line ?? 0 } == [16, 36, 40])
         #expect(report.exitCode == 0)
     }
 
@@ -179,7 +185,8 @@ struct ValidateCorpusTests {
     @Test func everyCorpusCSVIsChecked() {
         let report = validate(paths: [Paths.corpus + "/csv"])
         #expect(report.skipped.isEmpty, "\(report.skipped.map(\.path))")
-        #expect(report.files.count == 14)
+        // corpus/csv holds 18 files (`ls | wc -l`); the four whose columns issue 18 is to read are tables all the same.
+        #expect(report.files.count == 18)
         #expect(report.files.allSatisfy { $0.format == .csv })
     }
 

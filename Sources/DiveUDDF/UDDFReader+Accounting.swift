@@ -1,0 +1,223 @@
+import DiveCore
+
+/// What the reader did with one open element. Every element with content (non-blank text of
+/// its own, or attributes) is either carried — a handler read its text or its attributes —
+/// or covered by a finding a handler made for its whole subtree; everything else is reported
+/// as `uddf.not-carried` when it closes. The rule is the mechanism, not a list of names, so an
+/// element a new writer invents is reported the first time a file carries it.
+struct ElementMarks: OptionSet {
+    let rawValue: UInt8
+    /// Non-blank characters appeared directly inside the element.
+    static let hasText = ElementMarks(rawValue: 1)
+    /// A handler read the element's text.
+    static let carried = ElementMarks(rawValue: 2)
+    /// The element has a child element.
+    static let hasChild = ElementMarks(rawValue: 4)
+    /// A finding of its own speaks for the element and everything inside it.
+    static let covered = ElementMarks(rawValue: 8)
+    /// A handler read one of the element's attributes.
+    static let readAttribute = ElementMarks(rawValue: 16)
+}
+
+/// Elements and attributes not carried, counted by path: one finding per path per dive (per
+/// file outside dives), never one per sample.
+struct DropTally {
+    struct Entry {
+        var path: String
+        var count: Int
+        var line: Int
+        var example: String
+    }
+    private(set) var entries: [Entry] = []
+    private var index: [Int: Int] = [:]
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Counts one more element at the path `key` names; `describe` builds the entry the first time.
+    mutating func add(_ key: Int, _ describe: () -> Entry) {
+        if let i = index[key] { entries[i].count += 1; return }
+        index[key] = entries.count
+        entries.append(describe())
+    }
+
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What an accounting run saw, for tests: the element paths (names from the root's child down,
+/// joined by `/`) that were carried or covered by a finding of their own.
+public struct UDDFAccounting: Sendable {
+    public internal(set) var accounted: Set<String> = []
+}
+
+extension UDDFState {
+    /// The XML Schema instance namespace: `xsi:schemaLocation` and its kind are hints to a
+    /// validator about the document, not values the document records.
+    private static let schemaInstance = "http://www.w3.org/2001/XMLSchema-instance"
+
+    /// Marks the element being closed (or the innermost open one) as carried.
+    @inline(__always) func markCarried() {
+        let i = marks.count - 1
+        if i >= 0 { marks[i].insert(.carried) }
+    }
+
+    /// Marks the innermost open element, and so everything inside it, as spoken for by a
+    /// finding the caller makes.
+    func coverCurrent() {
+        let i = marks.count - 1
+        if i >= 0 { marks[i].insert(.covered) }
+    }
+
+    /// Opens the accounting of an element: its parent now has a child; it inherits cover.
+    @inline(__always) func pushMarks() {
+        var m: ElementMarks = []
+        if let last = marks.indices.last {
+            marks[last].insert(.hasChild)
+            if marks[last].contains(.covered) { m.insert(.covered) }
+        }
+        marks.append(m)
+    }
+
+    /// Notes non-blank text inside the innermost open element.
+    @inline(__always) func noteText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let i = marks.count - 1
+        guard i >= 0, !marks[i].contains(.hasText) else { return }
+        for b in bytes where !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) {
+            marks[i].insert(.hasText)
+            return
+        }
+    }
+
+    /// Remembers the attributes of the element just opened that no handler read. `id` names
+    /// the element for references and carries no value of its own; `xsi:` attributes are
+    /// hints to a validator.
+    func noteUnreadAttributes(_ attributes: XMLAttributes) {
+        guard attributes.count > 0 else { return }
+        var unread: [(name: String, value: String)] = []
+        for i in 0..<attributes.count {
+            guard let name = attributes.localName(i), name.lowercased() != "id" else { continue }
+            if attributes.wasRead(i) {
+                markReadAttribute(name)
+                continue
+            }
+            if let uri = attributes.namespaceURI(i), String(cString: uri) == Self.schemaInstance { continue }
+            unread.append((name, attributes.value(at: i)))
+        }
+        if !unread.isEmpty { unreadAttributes.append((depth: stack.count, attributes: unread)) }
+    }
+
+    private func markReadAttribute(_ name: String) {
+        let i = marks.count - 1
+        guard i >= 0 else { return }
+        marks[i].insert(.readAttribute)
+        if recordAccounting, let parser {
+            accounting.accounted.insert((parser.openElementNames(from: 1) + ["@" + name]).joined(separator: "/"))
+        }
+    }
+
+    /// Closes the accounting of the innermost element: reports it (or its unread attributes)
+    /// unless it was carried or covered, and records what was accounted when asked to.
+    func popMarks() {
+        guard let m = marks.popLast() else { return }
+        let depth = marks.count + 1
+        var attributes: [(name: String, value: String)] = []
+        if let last = unreadAttributes.last, last.depth == depth {
+            attributes = unreadAttributes.removeLast().attributes
+        }
+        if m.contains(.covered) {
+            if recordAccounting { recordAccounted() }
+            return
+        }
+        let textLost = m.contains(.hasText) && !m.contains(.carried)
+        // An element of attributes only is carried when a handler read one of them.
+        let read = m.contains(.carried) || m.contains(.readAttribute)
+        if textLost || (!attributes.isEmpty && !m.contains(.hasChild) && !read) {
+            tallyDrop(attributes: attributes, text: textLost)
+        } else {
+            if recordAccounting, m.contains(.hasText) || (read && !m.contains(.hasChild)) { recordAccounted() }
+            for a in attributes { tallyDrop(attribute: a) }
+        }
+    }
+
+    private func recordAccounted() {
+        guard let parser else { return }
+        let key = parser.openElementsKey(from: 1)
+        if accountedKeys.insert(key).inserted {
+            accounting.accounted.insert(parser.openElementNames(from: 1).joined(separator: "/"))
+        }
+    }
+
+    /// The key that counts repeats of the innermost open element's path (and attribute), and
+    /// whether it lies inside a dive (its path then starts below the `<dive>`).
+    private func dropPath(extra: String? = nil) -> (key: Int, inDive: Bool) {
+        guard let parser else { return (0, false) }
+        let inDiveNow = inDive && diveDepth > 0
+        var key = parser.openElementsKey(from: inDiveNow ? diveDepth : 1)
+        if let extra { key = key &* 31 &+ extra.hashValue }
+        return (key, inDiveNow)
+    }
+
+    private func tallyDrop(attributes: [(name: String, value: String)], text: Bool) {
+        guard let parser else { return }
+        let (key, inDiveNow) = dropPath()
+        let line = self.line
+        let describe = { () -> DropTally.Entry in
+            let names = parser.openElementNames(from: inDiveNow ? self.diveDepth : 1)
+            let element = names.last ?? ""
+            var shown = "<\(element)"
+            for a in attributes { shown += " \(a.name)=\"\(a.value)\"" }
+            shown += text ? ">\(self.textExample())</\(element)>" : "/>"
+            return DropTally.Entry(path: names.joined(separator: "/"), count: 1, line: line, example: shown)
+        }
+        if inDiveNow { diveDrops.add(key, describe) } else { fileDrops.add(key, describe) }
+    }
+
+    private func tallyDrop(attribute: (name: String, value: String)) {
+        guard let parser else { return }
+        let (key, inDiveNow) = dropPath(extra: attribute.name)
+        let line = self.line
+        let describe = { () -> DropTally.Entry in
+            let names = parser.openElementNames(from: inDiveNow ? self.diveDepth : 1)
+            return DropTally.Entry(path: names.joined(separator: "/") + "/@" + attribute.name, count: 1, line: line,
+                                   example: "\(attribute.name)=\"\(attribute.value)\" on <\(names.last ?? "")>")
+        }
+        if inDiveNow { diveDrops.add(key, describe) } else { fileDrops.add(key, describe) }
+    }
+
+    /// The captured text for a finding's example (the element's own text, when the reader
+    /// captures it), shortened.
+    private func textExample() -> String {
+        let s = String(decoding: text.prefix(80), as: UTF8.self).trimmingWhitespace()
+        return s.isEmpty ? "…" : s
+    }
+
+    /// Reports what `tally` counted, under `prefix` (`dive/N/` inside a dive). Siblings are
+    /// one finding at their parent's path, naming each (a manufacturer's address is one
+    /// finding, not five); an element alone under its parent is a finding at its own path.
+    func reportDrops(_ tally: inout DropTally, prefix: String) {
+        var groups: [(parent: String, entries: [DropTally.Entry])] = []
+        var groupIndex: [String: Int] = [:]
+        for e in tally.entries {
+            let parent = e.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            if let g = groupIndex[parent] { groups[g].entries.append(e) } else {
+                groupIndex[parent] = groups.count
+                groups.append((parent, [e]))
+            }
+        }
+        func shown(_ e: DropTally.Entry, limit: Int) -> String {
+            let example = e.example.count > limit ? String(e.example.prefix(limit - 1)) + "…" : e.example
+            return e.count > 1 ? "\(example) (the first of \(e.count))" : example
+        }
+        for g in groups {
+            if g.entries.count == 1, let e = g.entries.first {
+                report(.dropped, "uddf.not-carried", "\(shown(e, limit: 160)) has no place in umilog's model; not carried", path: prefix + e.path, line: e.line)
+            } else {
+                let list = g.entries.map { shown($0, limit: 60) }.joined(separator: ", ")
+                report(.dropped, "uddf.not-carried", "\(g.entries.count) elements have no place in umilog's model and are not carried: \(list)", path: prefix + g.parent, line: g.entries[0].line)
+            }
+        }
+        tally.removeAll()
+    }
+}
