@@ -97,24 +97,23 @@ extension UDDFState {
         guard attributes.count > 0 else { return }
         var unread: [(name: String, value: String)] = []
         for i in 0..<attributes.count {
-            guard let name = attributes.localName(i), name.lowercased() != "id" else { continue }
+            // Bytes first: this runs for every start tag with attributes (every sample's
+            // tank pressure), and a String is built only for what is recorded or reported.
+            guard let local = attributes.localNamePointer(i), !asciiCaseInsensitiveEquals(local, "id") else { continue }
             if attributes.wasRead(i) {
-                markReadAttribute(name)
+                marks[marks.count - 1].insert(.readAttribute)
+                if recordAccounting { recordAccountedAttribute(String(cString: local)) }
                 continue
             }
             if let uri = attributes.namespaceURI(i), String(cString: uri) == Self.schemaInstance { continue }
-            unread.append((name, attributes.value(at: i)))
+            unread.append((String(cString: local), attributes.value(at: i)))
         }
         if !unread.isEmpty { unreadAttributes.append((depth: stack.count, attributes: unread)) }
     }
 
-    private func markReadAttribute(_ name: String) {
-        let i = marks.count - 1
-        guard i >= 0 else { return }
-        marks[i].insert(.readAttribute)
-        if recordAccounting, let parser {
-            accounting.accounted.insert((parser.openElementNames(from: 1) + ["@" + name]).joined(separator: "/"))
-        }
+    private func recordAccountedAttribute(_ name: String) {
+        guard let parser else { return }
+        accounting.accounted.insert((parser.openElementNames(from: 1) + ["@" + name]).joined(separator: "/"))
     }
 
     /// Closes the accounting of the innermost element: reports it (or its unread attributes)

@@ -115,12 +115,19 @@ extension UDDFState {
             report(.dropped, "uddf.placeholder-date", "the start \(value) is a writer's placeholder for an unset clock, not a dive date; the dive is kept without a start", path: path, line: d.line)
             return nil
         }
-        if case .minutes(let m)? = value.offset, m % 15 != 0, abs(m) <= 14 {
-            // Every zone in use is a whole quarter hour from UTC; `-00:07` is a writer that put
-            // the hours where the minutes go (`-07:00`), the only reading that names a zone.
-            let hours = UTCOffset.minutes(m * 60)
-            report(.resolved, "uddf.offset-minutes-as-hours", "the UTC offset \(value.offset!) is not a whole quarter hour, as every time zone is; read as \(hours), the writer's hours in the minutes' place", path: path, line: d.line)
-            value.offset = hours
+        if case .minutes(let m)? = value.offset, m % 15 != 0 {
+            // Every zone in use is a whole quarter hour from UTC, from -12:00 to +14:00;
+            // `-00:07` is a writer that put the hours where the minutes go (`-07:00`), the
+            // only reading that names a zone. One that names none either way is not an offset.
+            let stated = value.offset!
+            if (-12...14).contains(m) {
+                let hours = UTCOffset.minutes(m * 60)
+                report(.resolved, "uddf.offset-minutes-as-hours", "the UTC offset \(stated) is not a whole quarter hour, as every time zone is; read as \(hours), the writer's hours in the minutes' place", path: path, line: d.line)
+                value.offset = hours
+            } else {
+                report(.dropped, "uddf.offset-not-a-zone", "the UTC offset \(stated) is not a whole quarter hour and names no time zone read either way; the start is kept as a wall clock without it", path: path, line: d.line)
+                value.offset = nil
+            }
         }
         if value.offset == .utc && isShearwaterCloud {
             value.offset = nil

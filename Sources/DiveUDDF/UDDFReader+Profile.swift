@@ -37,7 +37,7 @@ extension UDDFState {
         var extras = [ExtraChannelBuilder](repeating: ExtraChannelBuilder(), count: d.extraChannels.count)
         var zeroCeilings = 0, repeatedSwitches = 0
         var gfSetting: (low: Int, high: Int)?
-        var gfChanges = 0, gfZeros = 0
+        var gfChanges = 0, gfZeros = 0, gfHalf = 0
         var lastSwitch: (time: Int, gas: Int?)?
         let definedCylinders = cylinders.count
         var pressures: [Int: ChannelBuilder] = [:]
@@ -100,6 +100,8 @@ extension UDDFState {
                     } else {
                         gfSetting = (low, high)
                     }
+                } else {
+                    gfHalf += 1
                 }
             }
             for reading in w.extraEnd > w.extraStart ? d.extras[w.extraStart..<w.extraEnd] : [] {
@@ -215,7 +217,7 @@ extension UDDFState {
         }
         zeroCeilings += d.zeroStops
         if d.laterStops > 0 {
-            report(.dropped, "uddf.decostop-schedule", "\(d.laterStops) stop\(d.laterStops == 1 ? "" : "s") below a waypoint's first mandatory stop (the rest of the computer's stop schedule) \(d.laterStops == 1 ? "is" : "are") not carried; the first is the ceiling", path: path, line: d.line)
+            report(.dropped, "uddf.decostop-schedule", "\(d.laterStops) mandatory stop\(d.laterStops == 1 ? "" : "s") beside a waypoint's deepest (the rest of the computer's stop schedule) \(d.laterStops == 1 ? "is" : "are") not carried; the deepest is the ceiling", path: path, line: d.line)
         }
         if zeroCeilings > 0 {
             report(.absent, "uddf.decostop-zero", "\(zeroCeilings) mandatory stop\(zeroCeilings == 1 ? " is" : "s are") at 0 m, which is no obligation; read as no ceiling", path: path, line: d.line)
@@ -243,6 +245,9 @@ extension UDDFState {
             if gfChanges > 0 {
                 report(.dropped, "uddf.gf-setting-changed", "the gradient factors change \(gfChanges) time\(gfChanges == 1 ? "" : "s") during the dive; only the first setting is carried", path: path, line: d.line)
             }
+        }
+        if gfHalf > 0 {
+            report(.dropped, "uddf.gf-setting-incomplete", "\(gfHalf) waypoint\(gfHalf == 1 ? " sets" : "s set") one gradient factor with no setting of the other; a low and a high go together, so \(gfHalf == 1 ? "it is" : "they are") not carried", path: path, line: d.line)
         }
         if gfZeros > 0 {
             report(.absent, "uddf.placeholder", "\(gfZeros) gradient factor setting\(gfZeros == 1 ? " is" : "s are") 0/0, a placeholder for no setting; not carried", path: path, line: d.line)

@@ -24,7 +24,8 @@ extension UDDFState {
         for (i, key) in d.extraChannels.enumerated() {
             let b = builders[i]
             guard !b.times.isEmpty else { continue }
-            if key.kind.zeroIsPlaceholder, b.values.allSatisfy(\.isZero) {
+            // A series: one reading alone says nothing about the whole dive.
+            if key.kind.zeroIsPlaceholder, b.times.count >= 2, b.values.allSatisfy(\.isZero) {
                 let what = key.ref.map { "\(key.kind.rawValue) \"\($0)\"" } ?? key.kind.rawValue
                 report(.absent, "uddf.placeholder", "every \(what) reading is 0 for the whole dive (\(b.times.count) reading\(b.times.count == 1 ? "" : "s")): a placeholder for a sensor the device does not have; not carried", path: path, line: line)
                 continue
@@ -101,7 +102,7 @@ extension UDDFState {
             if item.text.lowercased() == "ascent" {
                 return Event(time: ms, type: .ascentRate, label: level.isEmpty ? nil : "ascent alarm\(level)")
             }
-            return Event(time: ms, label: "\(item.text) alarm\(level)")
+            return Event(time: ms, label: item.text.isEmpty ? "alarm\(level)" : "\(item.text) alarm\(level)")
         }
     }
 
@@ -128,7 +129,9 @@ extension UDDFState {
                     why = "placeholder"
                 }
             }
-            if why == nil, let twin = kept.first(where: { $0.1 == s }) {
+            // Two tanks that read the same constant all dive (two stages never breathed) are
+            // two tanks; only a varying series repeated reading for reading is one tank twice.
+            if why == nil, s.values.contains(where: { $0 != s.values[0] }), let twin = kept.first(where: { $0.1 == s }) {
                 let twinName = cylinders[twin.0].id.map { "\"\($0)\"" } ?? "cylinder \(twin.0 + 1)"
                 report(.resolved, "uddf.pressure-duplicate", "the tank pressures of \(name) repeat those of \(twinName) reading for reading: one tank seen twice; carried once", path: path, line: line)
                 why = "duplicate"

@@ -519,7 +519,7 @@ final class UDDFState: XMLEventHandler {
         case "mandatory":
             // Several stops on one waypoint are the computer's stop schedule: the deepest is
             // the ceiling, with its time; the later ones are counted and reported.
-            guard let depth, !depth.isZero, !depth.isNegative else { dive?.zeroStops += 1; return }
+            guard let depth, let cm = depth.scaledInteger(2), cm > 0 else { dive?.zeroStops += 1; return }
             if let ceiling = waypoint.ceiling {
                 waypoint.laterStops += 1
                 guard ceiling < depth else { return }

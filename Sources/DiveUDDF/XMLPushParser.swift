@@ -41,9 +41,9 @@ struct XMLAttributes {
         return index >= 64 || readMask.pointee & (1 << UInt64(index)) != 0
     }
 
-    /// The local name of the attribute at `index`.
-    func localName(_ index: Int) -> String? {
-        base?[index * 5].map { String(cString: $0) }
+    /// The local name of the attribute at `index` (NUL-terminated, libxml2's).
+    func localNamePointer(_ index: Int) -> UnsafePointer<UInt8>? {
+        base?[index * 5]
     }
 
     /// The namespace URI of the attribute at `index`, if it has one.
