@@ -13,17 +13,10 @@ struct WaypointDraft {
     var ppo2: DecimalNumber?
     var cns: DecimalNumber?
     var gradientFactor: DecimalNumber?
-    var tts: DecimalNumber?
-    /// The deepest mandatory `<decostop @decodepth>` of the waypoint.
-    var ceiling: DecimalNumber?
-    var gfLowSetting: DecimalNumber?
-    var gfHighSetting: DecimalNumber?
-    /// The time of the stop at ``ceiling``; the count of later stops of the schedule.
-    var ceilingStopTime: DecimalNumber?
-    var laterStops = 0
     var pressureStart = 0
     var pressureEnd = 0
-    /// This waypoint's readings of the dive's extra channels: ``DiveDraft/extras``.
+    /// This waypoint's rarer readings (TTS, ceiling, settings, and the channels DiveJSON has
+    /// no member for): ``DiveDraft/extras``. Kept out of line so that a plain sample stays small.
     var extraStart = 0
     var extraEnd = 0
 
@@ -41,6 +34,9 @@ struct WaypointDraft {
 /// setting it belongs to.
 struct ExtraChannel: Hashable {
     enum Kind: String {
+        /// Readings of core channels and settings that only some writers record: routed to
+        /// the profile's own members, never written as extra channels.
+        case tts, ceiling, gfLowSetting = "gf_low_setting", gfHighSetting = "gf_high_setting"
         case sensorPPO2 = "sensor_ppo2", setpoint, heartRate = "heart_rate", otu
         case batteryVoltage = "battery_voltage", batteryCharge = "battery_charge", scrubber
         case heading, bodyTemperature = "body_temperature", remainingBottomTime = "remaining_bottom_time"
@@ -49,6 +45,13 @@ struct ExtraChannel: Hashable {
 
         /// True when a reading of 0 for the whole dive cannot be a measurement: a compass
         /// that never turned, a heart that never beat, a cell, setpoint or battery at nothing.
+        var isCore: Bool {
+            switch self {
+            case .tts, .ceiling, .gfLowSetting, .gfHighSetting: return true
+            default: return false
+            }
+        }
+
         var zeroIsPlaceholder: Bool {
             switch self {
             case .sensorPPO2, .setpoint, .heartRate, .batteryVoltage, .batteryCharge, .heading, .bodyTemperature: return true
@@ -67,8 +70,9 @@ struct ExtraChannel: Hashable {
             case .scrubber: return ""
             case .heading: return "degrees"
             case .bodyTemperature: return "°C"
-            case .remainingBottomTime, .remainingO2Time, .decoStopTime, .safetyStopTime: return "s"
-            case .safetyStopDepth: return "m"
+            case .remainingBottomTime, .remainingO2Time, .decoStopTime, .safetyStopTime, .tts: return "s"
+            case .safetyStopDepth, .ceiling: return "m"
+            case .gfLowSetting, .gfHighSetting: return "%"
             }
         }
     }

@@ -19,6 +19,42 @@ struct ElementMarks: OptionSet {
     static let readAttribute = ElementMarks(rawValue: 16)
 }
 
+/// The marks of the open elements: a stack on a buffer of its own, so that marking the
+/// innermost element (once per element read) costs no copy-on-write check.
+struct MarkStack {
+    private var base = UnsafeMutablePointer<ElementMarks>.allocate(capacity: 64)
+    private var capacity = 64
+    private(set) var count = 0
+
+    @inline(__always) var isEmpty: Bool { count == 0 }
+
+    /// The innermost element's marks.
+    @inline(__always) var top: ElementMarks {
+        get { base[count - 1] }
+        nonmutating set { base[count - 1] = newValue }
+    }
+
+    @inline(__always) mutating func push(_ m: ElementMarks) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<ElementMarks>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: m)
+        count += 1
+    }
+
+    @inline(__always) mutating func pop() -> ElementMarks {
+        count -= 1
+        return base[count]
+    }
+
+    /// Frees the buffer; called once by the owner's `deinit`.
+    func free() { base.deallocate() }
+}
+
 /// Elements and attributes not carried, counted by path: one finding per path per dive (per
 /// file outside dives), never one per sample.
 struct DropTally {
@@ -59,35 +95,39 @@ extension UDDFState {
 
     /// Marks the element being closed (or the innermost open one) as carried.
     @inline(__always) func markCarried() {
-        let i = marks.count - 1
-        if i >= 0 { marks[i].insert(.carried) }
+        if !marks.isEmpty { marks.top.insert(.carried) }
     }
 
     /// Marks the innermost open element, and so everything inside it, as spoken for by a
     /// finding the caller makes.
     func coverCurrent() {
-        let i = marks.count - 1
-        if i >= 0 { marks[i].insert(.covered) }
+        if !marks.isEmpty { marks.top.insert(.covered) }
     }
 
-    /// Opens the accounting of an element: its parent now has a child; it inherits cover.
-    @inline(__always) func pushMarks() {
+    /// Opens the accounting of an element: its parent now has a child (and has text if what
+    /// it captured before this child is not blank); the child inherits cover. Called before
+    /// the captured text is cleared for the child.
+    @inline(__always) func pushMarks(parentCapturing: Bool) {
         var m: ElementMarks = []
-        if let last = marks.indices.last {
-            marks[last].insert(.hasChild)
-            if marks[last].contains(.covered) { m.insert(.covered) }
+        if !marks.isEmpty {
+            var parent = marks.top
+            parent.insert(.hasChild)
+            if parentCapturing && !parent.contains(.hasText) && !Self.isBlank(text) { parent.insert(.hasText) }
+            if parent.contains(.covered) { m.insert(.covered) }
+            marks.top = parent
         }
-        marks.append(m)
+        marks.push(m)
     }
 
-    /// Notes non-blank text inside the innermost open element.
-    @inline(__always) func noteText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let i = marks.count - 1
-        guard i >= 0, !marks[i].contains(.hasText) else { return }
-        for b in bytes where !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) {
-            marks[i].insert(.hasText)
-            return
-        }
+    /// Notes non-blank text the innermost element holds after one of its children closed
+    /// (mixed content); text before its first child is in the captured text.
+    @inline(__always) func noteTrailingText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !marks.isEmpty, !marks.top.contains(.hasText), !Self.isBlank(bytes) else { return }
+        marks.top.insert(.hasText)
+    }
+
+    @inline(__always) static func isBlank<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+        !bytes.contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
     }
 
     /// Remembers the attributes of the element just opened that no handler read. `id` names
@@ -101,7 +141,7 @@ extension UDDFState {
             // tank pressure), and a String is built only for what is recorded or reported.
             guard let local = attributes.localNamePointer(i), !asciiCaseInsensitiveEquals(local, "id") else { continue }
             if attributes.wasRead(i) {
-                marks[marks.count - 1].insert(.readAttribute)
+                marks.top.insert(.readAttribute)
                 if recordAccounting { recordAccountedAttribute(String(cString: local)) }
                 continue
             }
@@ -118,13 +158,23 @@ extension UDDFState {
 
     /// Closes the accounting of the innermost element: reports it (or its unread attributes)
     /// unless it was carried or covered, and records what was accounted when asked to.
-    func popMarks() {
-        guard let m = marks.popLast() else { return }
-        let depth = marks.count + 1
-        var attributes: [(name: String, value: String)] = []
-        if let last = unreadAttributes.last, last.depth == depth {
-            attributes = unreadAttributes.removeLast().attributes
+    @inline(__always) func popMarks(ownTextCaptured: Bool) {
+        guard !marks.isEmpty else { return }
+        let depth = marks.count
+        var m = marks.pop()
+        let pending = !unreadAttributes.isEmpty && unreadAttributes[unreadAttributes.count - 1].depth == depth
+        // The common case: read, or a container whose children speak for themselves.
+        if !pending && !recordAccounting && (m.contains(.carried) || m.contains(.covered) || m.contains(.hasChild) && !m.contains(.hasText)) {
+            return
         }
+        if ownTextCaptured && !m.contains(.hasText) && !Self.isBlank(text) { m.insert(.hasText) }
+        if !m.contains(.hasText) && !pending && !recordAccounting { return }
+        closeMarks(m, pending: pending)
+    }
+
+    private func closeMarks(_ m: ElementMarks, pending: Bool) {
+        var attributes: [(name: String, value: String)] = []
+        if pending { attributes = unreadAttributes.removeLast().attributes }
         if m.contains(.covered) {
             if recordAccounting { recordAccounted() }
             return

@@ -83,16 +83,25 @@ extension UDDFState {
             if let v = w.gradientFactor, let p = isShearwaterCloud ? v.roundedInteger() : v.scaledInteger(2) {
                 if p < 0 { negativeReadout += 1 } else { gf.add(ms, p) }
             }
-            if let v = w.tts, let s = v.roundedInteger() {
-                if s < 0 { negativeReadout += 1 } else { tts.add(ms, s) }
+            var gfLowSetting: DecimalNumber?, gfHighSetting: DecimalNumber?
+            var k = w.extraStart
+            while k < w.extraEnd {
+                let reading = d.extras[k]
+                k += 1
+                switch d.extraChannels[reading.channel].kind {
+                case .tts:
+                    if let s = reading.value.roundedInteger() { if s < 0 { negativeReadout += 1 } else { tts.add(ms, s) } }
+                case .ceiling:
+                    // A stop at 0 m is no obligation (a ceiling of zero is not a ceiling).
+                    if let cm = reading.value.scaledInteger(2) { if cm > 0 { ceiling.add(ms, cm) } else { zeroCeilings += 1 } }
+                case .gfLowSetting: gfLowSetting = reading.value
+                case .gfHighSetting: gfHighSetting = reading.value
+                default: extras[reading.channel].add(ms, reading.value)
+                }
             }
-            if let v = w.ceiling, let cm = v.scaledInteger(2) {
-                // A stop at 0 m is no obligation (a ceiling of zero is not a ceiling).
-                if cm > 0 { ceiling.add(ms, cm) } else { zeroCeilings += 1 }
-            }
-            if w.gfLowSetting != nil || w.gfHighSetting != nil {
+            if gfLowSetting != nil || gfHighSetting != nil {
                 let percent = { (v: DecimalNumber?) -> Int? in v.flatMap { self.isShearwaterCloud ? $0.roundedInteger() : $0.scaledInteger(2) } }
-                if let low = percent(w.gfLowSetting) ?? gfSetting?.low, let high = percent(w.gfHighSetting) ?? gfSetting?.high {
+                if let low = percent(gfLowSetting) ?? gfSetting?.low, let high = percent(gfHighSetting) ?? gfSetting?.high {
                     if low == 0 && high == 0 {
                         gfZeros += 1
                     } else if let set = gfSetting {
@@ -103,9 +112,6 @@ extension UDDFState {
                 } else {
                     gfHalf += 1
                 }
-            }
-            for reading in w.extraEnd > w.extraStart ? d.extras[w.extraStart..<w.extraEnd] : [] {
-                extras[reading.channel].add(ms, reading.value)
             }
             if !d.alarms.isEmpty, let items = d.alarms[w.order] {
                 profile.events.append(contentsOf: alarmEvents(items, at: ms))

@@ -23,7 +23,7 @@ extension UDDFState {
         var pascal = 0, celsius = 0, perMinute = 0, volts = 0
         for (i, key) in d.extraChannels.enumerated() {
             let b = builders[i]
-            guard !b.times.isEmpty else { continue }
+            guard !key.kind.isCore, !b.times.isEmpty else { continue }
             // A series: one reading alone says nothing about the whole dive.
             if key.kind.zeroIsPlaceholder, b.times.count >= 2, b.values.allSatisfy(\.isZero) {
                 let what = key.ref.map { "\(key.kind.rawValue) \"\($0)\"" } ?? key.kind.rawValue

@@ -82,16 +82,16 @@ final class UDDFState: XMLEventHandler {
     private var sawRoot = false
 
     // Accounting (UDDFReader+Accounting.swift): what became of each open element.
-    @exclusivity(unchecked) var marks: [ElementMarks] = []
+    @exclusivity(unchecked) var marks = MarkStack()
     /// Attributes no handler read, by the depth of their element.
-    var unreadAttributes: [(depth: Int, attributes: [(name: String, value: String)])] = []
+    @exclusivity(unchecked) var unreadAttributes: [(depth: Int, attributes: [(name: String, value: String)])] = []
     /// The stack depth of the `<dive>` being read.
     var diveDepth = 0
     /// Elements not carried inside the dive being read, and outside dives.
     var diveDrops = DropTally()
     var fileDrops = DropTally()
     /// Whether to record every accounted path (tests ask for it).
-    var recordAccounting = false
+    @exclusivity(unchecked) var recordAccounting = false
     var accounting = UDDFAccounting()
     var accountedKeys: Set<Int> = []
 
@@ -145,6 +145,10 @@ final class UDDFState: XMLEventHandler {
     @exclusivity(unchecked) private var pendingExtra = -1
     /// The `@level` of the `<alarm>`, or the `@type` of the `<info>`, being read.
     private var pendingAttribute: String?
+    /// The waypoint's deepest mandatory stop so far, its time, and how many others it lists.
+    private var stopDepth: DecimalNumber?
+    private var stopTime: DecimalNumber?
+    private var laterStops = 0
     /// The `@ref` index of the `<tankpressure>` being read (-1: none).
     @exclusivity(unchecked) private var pendingTankRef = -1
     /// Flags for the records being read: cheaper to test than the optional drafts.
@@ -156,6 +160,8 @@ final class UDDFState: XMLEventHandler {
     @exclusivity(unchecked) private var lastRef = -1
 
     init(file: String) { self.file = file }
+
+    deinit { marks.free() }
 
     var isShearwaterCloud: Bool {
         generatorName == "Shearwater Cloud Desktop" && generatorManufacturerID == "Shearwater_Research_Inc"
@@ -175,7 +181,7 @@ final class UDDFState: XMLEventHandler {
     // MARK: SAX events
 
     func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        pushMarks()
+        pushMarks(parentCapturing: capturing)
         startElementBody(localName, attributes)
         noteUnreadAttributes(attributes)
     }
@@ -283,7 +289,10 @@ final class UDDFState: XMLEventHandler {
         let p = parent()
         switch tag {
         case .waypoint:
-            waypoint = WaypointDraft(order: dive!.waypoints.count, pressureStart: dive!.pressures.count, extraStart: dive!.extras.count)
+            // Optional chaining reads the counts in place (a force unwrap copies the draft).
+            waypoint = WaypointDraft(order: dive?.waypoints.count ?? 0, pressureStart: dive?.pressures.count ?? 0,
+                                     extraStart: dive?.extras.count ?? 0)
+            stopDepth = nil
             inWaypoint = true
         case .decostop where inWaypoint:
             readDecoStop(attributes)
@@ -329,13 +338,14 @@ final class UDDFState: XMLEventHandler {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if capturing { text.append(contentsOf: bytes) }
-        noteText(bytes)
+        if capturing { text.append(contentsOf: bytes) } else { noteTrailingText(bytes) }
     }
 
     func endElement(_ localName: UnsafePointer<UInt8>) {
+        // Still capturing at its end: no child came, so the captured text is all its own.
+        let own = capturing
         endElementBody(localName)
-        popMarks()
+        popMarks(ownTextCaptured: own)
     }
 
     private func endElementBody(_ localName: UnsafePointer<UInt8>) {
@@ -493,7 +503,12 @@ final class UDDFState: XMLEventHandler {
     }
 
     /// True when the element being closed had a child element.
-    var hasChildElement: Bool { marks.last?.contains(.hasChild) ?? false }
+    var hasChildElement: Bool { !marks.isEmpty && marks.top.contains(.hasChild) }
+
+    /// Adds a reading of `kind` to the waypoint being read.
+    private func addExtra(_ kind: ExtraChannel.Kind, _ value: DecimalNumber?) {
+        if let value { dive?.extras.append(ExtraReading(channel: extraChannel(kind), value: value)) }
+    }
 
     /// The index of an extra channel of the dive being read, added on first use.
     private func extraChannel(_ kind: ExtraChannel.Kind, ref: String? = nil, unit: String? = nil, tank: String? = nil) -> Int {
@@ -520,12 +535,12 @@ final class UDDFState: XMLEventHandler {
             // Several stops on one waypoint are the computer's stop schedule: the deepest is
             // the ceiling, with its time; the later ones are counted and reported.
             guard let depth, let cm = depth.scaledInteger(2), cm > 0 else { dive?.zeroStops += 1; return }
-            if let ceiling = waypoint.ceiling {
-                waypoint.laterStops += 1
-                guard ceiling < depth else { return }
+            if let deepest = stopDepth {
+                laterStops += 1
+                guard deepest < depth else { return }
             }
-            waypoint.ceiling = depth
-            waypoint.ceilingStopTime = duration
+            stopDepth = depth
+            stopTime = duration
         case "safety":
             if depth?.isZero ?? true, duration?.isZero ?? true {
                 dive?.placeholderStops += 1
@@ -555,9 +570,9 @@ final class UDDFState: XMLEventHandler {
                 }
                 pendingTankRef = -1
             case .setmarker: if let s = string() { dive?.markers[waypoint.order, default: []].append(s) }
-            case .timetosurface: waypoint.tts = waypointNumber("timetosurface")
-            case .setgfhigh: waypoint.gfHighSetting = waypointNumber("setgfhigh")
-            case .setgflow: waypoint.gfLowSetting = waypointNumber("setgflow")
+            case .timetosurface: addExtra(.tts, waypointNumber("timetosurface"))
+            case .setgfhigh: addExtra(.gfHighSetting, waypointNumber("setgfhigh"))
+            case .setgflow: addExtra(.gfLowSetting, waypointNumber("setgflow"))
             case .alarm, .info:
                 let s = string()
                 if s != nil || pendingAttribute != nil {
@@ -566,15 +581,16 @@ final class UDDFState: XMLEventHandler {
                 pendingAttribute = nil
             case .setpo2, .measuredpo2, .ppo2, .batteryvoltage, .batterychargecondition, .scrubber, .pulserate, .otu,
                  .heading, .bodytemperature, .remainingbottomtime, .remainingo2time:
-                if pendingExtra >= 0, let v = waypointNumber(String(describing: tag)) {
+                if pendingExtra >= 0, let v = waypointNumber(tag.name) {
                     dive?.extras.append(ExtraReading(channel: pendingExtra, value: v))
                 }
                 pendingExtra = -1
             case .waypoint:
-                if waypoint.ceiling != nil, let t = waypoint.ceilingStopTime {
-                    dive?.extras.append(ExtraReading(channel: extraChannel(.decoStopTime), value: t))
+                if let depth = stopDepth {
+                    addExtra(.ceiling, depth)
+                    addExtra(.decoStopTime, stopTime)
+                    stopDepth = nil
                 }
-                dive?.laterStops += waypoint.laterStops
                 waypoint.extraEnd = dive?.extras.count ?? waypoint.extraStart
                 waypoint.pressureEnd = dive?.pressures.count ?? waypoint.pressureStart
                 dive?.waypoints.append(waypoint)
@@ -630,6 +646,8 @@ final class UDDFState: XMLEventHandler {
              .text where p == .notes && (parent(2) == .informationafterdive || parent(2) == .dive):
             if let s = string() { dive?.notes.append(s) }
         case .dive:
+            dive?.laterStops = laterStops
+            laterStops = 0
             inDive = false
             if let draft = dive {
                 dive = nil

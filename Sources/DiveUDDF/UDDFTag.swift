@@ -168,6 +168,9 @@ enum Tag: UInt8, CaseIterable {
 }
 
 extension Tag {
+    /// The element's lowercased local name.
+    var name: String { String(describing: self) }
+
     /// Lowercased local name → tag.
     static let byName: [String: Tag] = {
         var table: [String: Tag] = [:]
