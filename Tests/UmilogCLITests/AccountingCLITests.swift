@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DiveKit
 import TestSupport
 
 /// What `Samples/rebreather.uddf` must produce, read off the file by hand.
@@ -69,5 +70,25 @@ import TestSupport
         #expect((recordingUmilog?["highest_ppo2"] as? NSNumber)?.stringValue == "1.31")
         let diveUmilog = (dive["extensions"] as? [String: Any])?["umilog"] as? [String: Any]
         #expect((diveUmilog?["surface_interval"] as? NSNumber)?.stringValue == "5400")
+    }
+
+    /// `--all-findings` prints every element the reader could not carry: as many
+    /// `uddf.not-carried` lines as the library reports, each with its path, for every UDDF of
+    /// the shared corpus (the samples' are pinned above and in CLITests).
+    @Test(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+    func allFindingsListsEveryElementNotCarried() throws {
+        let dir = try Paths.temporaryDirectory()
+        for relative in Paths.sharedUDDF {
+            let path = Paths.shared + "/" + relative
+            let report = convert(inputs: [path], options: ConvertOptions(to: .csv, output: dir + "/x.csv"), standardOutput: MemorySink())
+            let notCarried = (report.inputs.first?.findings ?? []).filter { $0.code == "uddf.not-carried" }
+            let r = try umilog(["convert", path, "--to", "csv", "-o", dir + "/y.csv", "--all-findings"])
+            #expect(r.status == 0, "\(relative)")
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains("[uddf.not-carried]") }
+            #expect(lines.count == notCarried.count, "\(relative)")
+            for f in notCarried {
+                #expect(lines.contains { $0.contains("]: \(f.location.path ?? ""): ") }, "\(relative): \(f.location.path ?? "")")
+            }
+        }
     }
 }
