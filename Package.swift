@@ -50,3 +50,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets, built only by scripts/fuzz.sh (UMILOG_FUZZ=1, -sanitize=fuzzer,address), where
+// libFuzzer supplies `main`: each feeds one input to a reader and every writer.
+if Context.environment["UMILOG_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["DiveKit", "DiveCore"], path: "Fuzz/FuzzSupport"))
+    for (product, directory) in [("fuzz-uddf", "FuzzUDDF"), ("fuzz-csv", "FuzzCSV"), ("fuzz-divejson", "FuzzDiveJSON")] {
+        package.targets.append(.executableTarget(
+            name: product, dependencies: ["FuzzSupport", "DiveKit"], path: "Fuzz/\(directory)"))
+    }
+}

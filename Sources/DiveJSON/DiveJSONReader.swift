@@ -658,9 +658,18 @@ private struct Fields {
 
     mutating func number(_ name: String) -> Double? {
         guard let v = take(name) else { return nil }
-        if let t = v.numberText, let d = Double(t), d.isFinite { return d }
-        wrongType(v, name, "a number")
-        return nil
+        guard let t = v.numberText, let d = Double(t) else { wrongType(v, name, "a number"); return nil }
+        guard d.isFinite else {
+            reader.report(.dropped, "divejson.number-out-of-range", "\"\(name)\" is \(t), beyond what a number can hold; not read",
+                          path + "." + name, line: v.line, column: v.column)
+            return nil
+        }
+        if d == 0, t.contains(where: { $0 >= "1" && $0 <= "9" }), let e = t.firstIndex(where: { $0 == "e" || $0 == "E" }),
+           t[..<e].contains(where: { $0 >= "1" && $0 <= "9" }) {
+            reader.report(.resolved, "divejson.number-underflow", "\"\(name)\" is \(t), smaller than a number can hold; read as 0",
+                          path + "." + name, line: v.line, column: v.column)
+        }
+        return d
     }
 
     mutating func integer(_ name: String) -> Int? {

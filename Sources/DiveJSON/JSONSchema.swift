@@ -72,7 +72,8 @@ public final class JSONSchema {
                 if let t = s.string, Self.isType(x, t) { continue }
                 let types = s.string.map { [$0] } ?? s.elements.compactMap(\.string)
                 if !types.contains(where: { Self.isType(x, $0) }) {
-                    fail(&out, "type", x, "should be \(types.joined(separator: " or ")), is \(x.typeName)")
+                    let what = x.numberText.map { "the number \($0), beyond what any reader can hold" } ?? x.typeName
+                    fail(&out, "type", x, "should be \(types.joined(separator: " or ")), is \(what)")
                 }
             case "enum":
                 if !s.elements.contains(where: { Self.equal($0, x) }) {
@@ -217,8 +218,11 @@ public final class JSONSchema {
 
     static func isType(_ x: JSONNode, _ type: String) -> Bool {
         switch (type, x.value) {
-        case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("number", .number):
+        case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null):
             return true
+        case ("number", .number(let text)):
+            // `1e999` is JSON's grammar but no number a reader can hold.
+            return Double(text)?.isFinite == true
         case ("integer", .number):
             return x.integer != nil
         default:

@@ -235,6 +235,29 @@ extension UDDFState {
         if inDiveNow { diveDrops.add(key, describe) } else { fileDrops.add(key, describe) }
     }
 
+    /// Counts the element being read as one whose text passed ``InputLimits/textBytes``; it is
+    /// reported when its dive (or the file) ends, and counts as spoken for.
+    func noteTooLong() {
+        guard let parser else { return }
+        let inDiveNow = inDive && diveDepth > 0
+        let key = parser.openElementsKey(from: inDiveNow ? diveDepth : 1)
+        let line = self.line
+        longTexts.add(key) {
+            DropTally.Entry(path: parser.openElementNames(from: inDiveNow ? self.diveDepth : 1).joined(separator: "/"),
+                            count: 1, line: line, example: "")
+        }
+        coverCurrent()
+    }
+
+    /// Reports the elements whose text was too long to read.
+    func reportLongTexts(prefix: String) {
+        for e in longTexts.entries {
+            let more = e.count > 1 ? " (\(e.count) such elements)" : ""
+            report(.dropped, "uddf.text-too-long", "the element's text is longer than \(InputLimits.textBytes / 1024) KiB\(more), more than any dive log value; not carried, and not held in memory", path: prefix + e.path, line: e.line)
+        }
+        longTexts.removeAll()
+    }
+
     /// The captured text for a finding's example (the element's own text, when the reader
     /// captures it), shortened.
     private func textExample() -> String {

@@ -5,6 +5,7 @@ extension UDDFState {
     /// against the header and reporting every habit it had to read around.
     func finishDive(_ d: DiveDraft) -> Dive? {
         let path = "dive/\(d.index)"
+        reportLongTexts(prefix: path + "/")
         reportDrops(&diveDrops, prefix: path + "/")
         for (element, bad) in d.badNumbers.sorted(by: { $0.key < $1.key }) {
             let more = bad.count > 1 ? " (and \(bad.count - 1) more like it)" : ""
@@ -153,15 +154,21 @@ extension UDDFState {
         if let v = d.greatestDepth {
             if v.isZero || v.isNegative {
                 report(.absent, "uddf.zero-max-depth", "greatest depth is \(v), a placeholder for a depth the writer did not have; read as not recorded", path: path, line: l)
+            } else if !InputLimits.Range.depthMetres.contains(v) {
+                report(.dropped, "uddf.value-out-of-range", "greatest depth \(v) m is deeper than any sea; not carried", path: path, line: l)
             } else { dive.maxDepth = v.doubleValue }
         }
         if let v = d.averageDepth {
             if v.isZero || v.isNegative {
                 report(.absent, "uddf.zero-average-depth", "average depth is \(v), a placeholder; read as not recorded", path: path, line: l)
+            } else if !InputLimits.Range.depthMetres.contains(v) {
+                report(.dropped, "uddf.value-out-of-range", "average depth \(v) m is deeper than any sea; not carried", path: path, line: l)
             } else { dive.avgDepth = v.doubleValue }
         }
         if let v = d.duration {
-            if let s = v.roundedInteger(), s > 0 { dive.submergedTime = s } else {
+            if !InputLimits.Range.diveSeconds.contains(v) {
+                report(.dropped, "uddf.value-out-of-range", "dive duration \(v) s is longer than ten days; not carried", path: path, line: l)
+            } else if let s = v.roundedInteger(), s > 0 { dive.submergedTime = s } else {
                 report(.absent, "uddf.zero-duration", "dive duration is \(v) s, a placeholder; read as not recorded", path: path, line: l)
             }
         }

@@ -11,8 +11,10 @@ extension UDDFState {
         var negative = 0
         var sorted = true
         var previous = Int.min
+        var outOfRange = 0
         for (i, w) in d.waypoints.enumerated() {
             guard let t = w.time, let ms = t.scaledInteger(3) else { timeless += 1; continue }
+            guard InputLimits.Range.diveSeconds.contains(t) || t.isNegative else { outOfRange += 1; continue }
             guard ms >= 0 else { negative += 1; continue }
             times[i] = ms
             if ms < previous { sorted = false }
@@ -60,7 +62,9 @@ extension UDDFState {
         for index in order {
             let ms = times[index]
             let w = d.waypoints[index]
-            if let v = w.depth, let cm = v.scaledInteger(2) { depth.add(ms, cm) }
+            if let v = w.depth, let cm = v.scaledInteger(2) {
+                if InputLimits.Range.depthMetres.contains(v) { depth.add(ms, cm) } else { outOfRange += 1 }
+            }
             if let v = w.temperature {
                 if v < DecimalNumber(100) {
                     celsiusTemps += 1
@@ -186,6 +190,9 @@ extension UDDFState {
         if let map = removeEmptyPressureChannels(&pressures, cylinders: &cylinders, telemetryOnlyFrom: definedCylinders, path: path, line: d.line) {
             for i in profile.events.indices { profile.events[i].gasNumber = profile.events[i].gasNumber.flatMap { map[$0] } }
             undefinedTanks.removeAll { ref in !cylinders.contains { $0.id == ref } }
+        }
+        if outOfRange > 0 {
+            report(.dropped, "uddf.value-out-of-range", "\(outOfRange) sample\(outOfRange == 1 ? " is" : "s are") beyond what a dive can record (a depth deeper than any sea, a time past ten days); not carried", path: path, line: d.line)
         }
         if let mode = unknownMode {
             report(.dropped, "uddf.divemode-unknown", mode.isEmpty ? "a <divemode> states no type; the recording's mode is left unknown" : "dive mode \"\(mode)\" is not a UDDF mode; the recording's mode is left unknown", path: path, line: d.line)
@@ -317,9 +324,13 @@ extension UDDFState {
             while j < s.count && s.values[j] == 0 { j += 1 }
             // Zeros i..<j, deep reading before at i-1 and (if any) after at j.
             if j < s.count, s.values[j] >= 300 {
-                let travel = s.values[i - 1] + s.values[j]                                   // centimetres
+                // Readings are within 11 km and times within 10 days (InputLimits), so none of
+                // this can overflow; the checked forms keep it so for any caller.
+                let travel = s.values[i - 1].addingReportingOverflow(s.values[j])            // centimetres
                 let moving = (s.times[j] - s.times[i - 1]) - (s.times[j - 1] - s.times[i])   // milliseconds
-                if moving <= 0 || travel * 20 > moving {                                     // above 0.05 cm/ms = 0.5 m/s
+                let fast = travel.overflow || travel.partialValue.multipliedReportingOverflow(by: 20).overflow
+                    || travel.partialValue * 20 > moving
+                if moving <= 0 || fast {                                                     // above 0.05 cm/ms = 0.5 m/s
                     for k in i..<j { keep[k] = false }
                     removed += j - i
                 }

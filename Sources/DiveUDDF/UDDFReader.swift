@@ -79,6 +79,11 @@ final class UDDFState: XMLEventHandler {
     @exclusivity(unchecked) private(set) var stack: [Tag] = []
     @exclusivity(unchecked) private(set) var text: [UInt8] = []
     @exclusivity(unchecked) private var capturing = false
+    /// The element being read holds more text than ``InputLimits/textBytes``: what is past the
+    /// limit was never kept, and its text is reported rather than read.
+    @exclusivity(unchecked) private(set) var textTooLong = false
+    /// Elements whose text was too long, by path, for one finding each per dive or file.
+    var longTexts = DropTally()
     private var sawRoot = false
 
     // Accounting (UDDFReader+Accounting.swift): what became of each open element.
@@ -189,6 +194,10 @@ final class UDDFState: XMLEventHandler {
     private func startElementBody(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         let tag = tags.tag(localName)
         stack.append(tag)
+        if stack.count > InputLimits.xmlDepth {
+            parser?.stop(with: XMLProblem.tooDeep(at: parser?.location() ?? SourceLocation(file: file)))
+            return
+        }
         if !sawRoot {
             sawRoot = true
             guard tag == .uddf else {
@@ -205,7 +214,8 @@ final class UDDFState: XMLEventHandler {
         // Every element's own text is captured: a handler may read it, and an element nothing
         // reads is reported with it.
         capturing = true
-        text.removeAll(keepingCapacity: true)
+        textTooLong = false
+        if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
         if inDive { startInDive(tag, attributes); return }
         if tag != .other || attributes.count > 0, let id = attributes.value("id"), !id.isEmpty, definedIDs[id] == nil {
             definedIDs[id] = tag
@@ -338,7 +348,13 @@ final class UDDFState: XMLEventHandler {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if capturing { text.append(contentsOf: bytes) } else { noteTrailingText(bytes) }
+        guard capturing else { noteTrailingText(bytes); return }
+        if text.count + bytes.count <= InputLimits.textBytes {
+            text.append(contentsOf: bytes)
+        } else if !textTooLong {
+            textTooLong = true
+            noteTooLong()
+        }
     }
 
     func endElement(_ localName: UnsafePointer<UInt8>) {
@@ -679,6 +695,7 @@ final class UDDFState: XMLEventHandler {
     /// The captured text, trimmed; `nil` when empty (an empty element records nothing).
     func string() -> String? {
         markCarried()
+        if textTooLong { return nil }
         let s = String(decoding: text, as: UTF8.self).trimmingWhitespace()
         return s.isEmpty ? nil : s
     }
@@ -696,6 +713,7 @@ final class UDDFState: XMLEventHandler {
     /// The captured text as a number; non-numeric text is reported against the header.
     private func decimal(_ element: String?) -> DecimalNumber? {
         markCarried()
+        if textTooLong { return nil }
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         if !isBlank(), let element, let s = string() {
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(s)\", which is not a number; it is not carried", path: nil)
@@ -707,6 +725,7 @@ final class UDDFState: XMLEventHandler {
     /// and reported once per dive.
     private func diveNumber(_ element: String) -> DecimalNumber? {
         markCarried()
+        if textTooLong { return nil }
         if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         if !isBlank() {
             let example = String(decoding: text, as: UTF8.self).trimmingWhitespace()
@@ -723,7 +742,7 @@ final class UDDFState: XMLEventHandler {
 
     @inline(__always) private func waypointNumber(_ element: String) -> DecimalNumber? {
         markCarried()
-        if let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
+        if !textTooLong, let d = text.withUnsafeBytes({ DecimalNumber(bytes: $0) }) { return d }
         return diveNumber(element)
     }
 
@@ -735,6 +754,7 @@ final class UDDFState: XMLEventHandler {
             throw DiveError("uddf.empty", "the file holds no XML element", at: SourceLocation(file: file))
         }
         finishContacts()
+        reportLongTexts(prefix: "")
         reportDrops(&fileDrops, prefix: "")
     }
 }

@@ -42,6 +42,8 @@ final class SchemaRun {
     /// An element has ended but stays on the path until the next event: libxml2 calls our
     /// end handler before the validator's, whose errors (a missing child) are about it.
     @exclusivity(unchecked) private var pendingPop = false
+    /// Bytes of text since the last start or end tag.
+    @exclusivity(unchecked) private var textRun = 0
 
     private var sawRoot = false
     /// The root's namespace: `nil` none, else its URI.
@@ -178,7 +180,13 @@ final class SchemaRun {
 
     private func startElement(_ localName: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?,
                               _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ count: Int) {
+        guard !stopped else { return }
         if pendingPop { popElement(); pendingPop = false }
+        textRun = 0
+        if names.count >= InputLimits.xmlDepth {
+            stop(with: XMLProblem.tooDeep(at: location(column: true)))
+            return
+        }
         let depth = Int32(names.count)
         var index: Int32 = 1
         var i = counters.count - 1
@@ -226,6 +234,8 @@ final class SchemaRun {
     }
 
     private func endElement() {
+        guard !stopped else { return }
+        textRun = 0
         if pendingPop { popElement() }
         if capturingReference {
             capturingReference = false
@@ -235,7 +245,15 @@ final class SchemaRun {
     }
 
     private func characters(_ bytes: UnsafePointer<UInt8>?, _ length: Int) {
+        guard !stopped else { return }
         if pendingPop { popElement(); pendingPop = false }
+        // libxml2's schema validator gathers a text node whole to check its value: refuse one
+        // past the limit before it grows (the reader reports it as not carried).
+        textRun += length
+        if textRun > InputLimits.textBytes {
+            stop(with: DiveError("xml.text-too-long", "an element holds more than \(InputLimits.textBytes / 1024) KiB of text, more than any dive log value; the file is not validated past it", at: location(column: true)))
+            return
+        }
         if capturingReference, let bytes { referenceText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length)) }
     }
 
@@ -309,11 +327,14 @@ final class SchemaRun {
         stop(with: XMLProblem.doctype(at: location(column: true)))
     }
 
+    /// Reports `error` and ends the parse once libxml2 returns from the chunk it is in. It is
+    /// not halted from inside a callback: libxml2 goes on reading the chunk's buffer after the
+    /// callback returns, and halting frees that buffer (a crash, found on a 300 MB note).
+    /// Events still coming from the chunk are ignored.
     private func stop(with error: DiveError) {
         guard !stopped else { return }
         stopped = true
         report(Diagnostic(.error, error.code, error.message, at: error.location))
-        if let parser { xmlStopParser(parser) }
     }
 
     // MARK: Locations

@@ -12,6 +12,14 @@ enum XMLProblem {
                   at: location)
     }
 
+    /// Elements nested deeper than ``InputLimits/xmlDepth``: no dive log nests so deep, and the
+    /// file is refused before its nesting costs memory.
+    static func tooDeep(at location: SourceLocation) -> DiveError {
+        DiveError("xml.too-deep",
+                  "the XML nests more than \(InputLimits.xmlDepth) elements deep, which no dive log does; the file is refused",
+                  at: location)
+    }
+
     /// libxml2's first error of level `XML_ERR_ERROR` or above, explained: at the end of the
     /// input with elements still open, the file is truncated (`xml.truncated`, naming the
     /// innermost open element); otherwise it is not well-formed (`xml.malformed`).

@@ -180,10 +180,11 @@ final class XMLPushParser {
         SourceLocation(file: displayName, line: line, column: column, path: path)
     }
 
-    /// Stops the parse with `error` (a semantic refusal found by the handler).
+    /// Stops the parse with `error` (a semantic refusal found by the handler) once libxml2
+    /// returns from the chunk it is parsing: halting it from inside a callback frees the buffer
+    /// libxml2 goes on reading. Events still coming from that chunk are not passed on.
     func stop(with error: DiveError) {
         if self.error == nil { self.error = error }
-        if let context { xmlStopParser(context) }
     }
 
     /// Feeds the next chunk. Returns `false` once the whole input has been parsed.
@@ -216,6 +217,7 @@ final class XMLPushParser {
             guard let ctx, let localName else { return }
             // Guaranteed (not retained) references: one SAX event costs no reference counting.
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard parser.error == nil else { return }
                 parser.openElements.append(localName)
                 parser.handler._withUnsafeGuaranteedRef {
                     $0.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes), readMask: parser.attributeMask))
@@ -225,6 +227,7 @@ final class XMLPushParser {
         sax.endElementNs = { ctx, localName, _, _ in
             guard let ctx, let localName else { return }
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard parser.error == nil else { return }
                 parser.handler._withUnsafeGuaranteedRef { $0.endElement(localName) }
                 if !parser.openElements.isEmpty { parser.openElements.removeLast() }
             }
@@ -232,6 +235,7 @@ final class XMLPushParser {
         sax.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard parser.error == nil else { return }
                 parser.handler._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(length))) }
             }
         }

@@ -1,0 +1,23 @@
+/// The most a reader takes from one file, so that a hostile or broken file costs bounded
+/// memory and time: each limit, when passed, is a located error or a `dropped` finding that
+/// keeps the rest of the file (the README lists them with what happens at each).
+public enum InputLimits {
+    /// The longest text one XML element may hold (a note, a name): 1 MiB. Longer text is not
+    /// accumulated; the reader reports it (`uddf.text-too-long`) and `validate` refuses the file.
+    public static let textBytes = 1 << 20
+
+    /// The deepest an XML document may nest: 256 elements, libxml2's own limit without
+    /// `XML_PARSE_HUGE` (which umilog never sets), enforced by umilog's own passes since
+    /// libxml2's push parser does not. Deeper is `xml.too-deep` at the line it happens.
+    public static let xmlDepth = 256
+
+    /// What the physical quantities a dive log records can be. A reading outside is no
+    /// reading: the readers report it as `dropped` and never store it (a depth of 1e16 m
+    /// would otherwise overflow the arithmetic that follows).
+    public enum Range {
+        /// Metres below the surface: the deepest sea is under 11 km.
+        public static let depthMetres = DecimalNumber(-100)...DecimalNumber(11_000)
+        /// Seconds in a dive's time axis: 10 days.
+        public static let diveSeconds = DecimalNumber(0)...DecimalNumber(864_000)
+    }
+}
