@@ -11,6 +11,12 @@ public enum InputLimits {
     /// libxml2's push parser does not. Deeper is `xml.too-deep` at the line it happens.
     public static let xmlDepth = 256
 
+    /// The most samples (waypoints) one dive keeps: 200,000, over 55 hours at one a second
+    /// (the longest logged dives are a day). The rest of such a dive is counted and reported
+    /// (`uddf.samples-over-limit`), so that one dive's profile stays within bounded memory
+    /// (about 60 MB at the limit).
+    public static let samplesPerDive = 200_000
+
     /// What the physical quantities a dive log records can be. A reading outside is no
     /// reading: the readers report it as `dropped` and never store it (a depth of 1e16 m
     /// would otherwise overflow the arithmetic that follows).

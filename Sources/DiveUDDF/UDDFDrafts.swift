@@ -154,6 +154,8 @@ struct DiveDraft {
     /// `<surfaceintervalbeforedive>`: seconds, or `<infinity/>` (no dive before this one).
     var surfaceInterval: DecimalNumber?
     var surfaceIntervalInfinite = false
+    /// Waypoints past ``InputLimits/samplesPerDive``, not kept.
+    var samplesOverLimit = 0
     /// `<informationafterdive><highestpo2>`.
     var highestPO2: DecimalNumber?
     var greatestDepth: DecimalNumber?

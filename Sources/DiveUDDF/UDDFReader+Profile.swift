@@ -4,6 +4,9 @@ extension UDDFState {
     /// Splits the dive's waypoints into channels on one millisecond axis, ordered by their
     /// own `<divetime>`, and ties pressure channels and gas switches to cylinders.
     func readProfile(_ d: DiveDraft, cylinders: inout [CylinderDraft], recording: inout Recording, path: String) -> Profile? {
+        if d.samplesOverLimit > 0 {
+            report(.dropped, "uddf.samples-over-limit", "the dive has \(d.samplesOverLimit) waypoints past the first \(samplesPerDive), more than any dive log holds for one dive; those are not carried", path: path, line: d.line)
+        }
         guard !d.waypoints.isEmpty else { return nil }
         // Each waypoint's time in ms; the order to visit them is by that time (stable).
         var times = [Int](repeating: -1, count: d.waypoints.count)

@@ -52,6 +52,12 @@ public final class UDDFReader: DiveSource {
     /// Bytes of input consumed so far.
     public var bytesRead: Int { parser.bytesRead }
 
+    /// The most waypoints one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
+    var samplesPerDive: Int {
+        get { state.samplesPerDive }
+        set { state.samplesPerDive = newValue }
+    }
+
     /// When set before reading, the reader records the path of every element it carried or
     /// covered by a finding of its own (``accounting``), so that a test can check that every
     /// element with content is accounted for.
@@ -97,6 +103,8 @@ final class UDDFState: XMLEventHandler {
     var fileDrops = DropTally()
     /// Whether to record every accounted path (tests ask for it).
     @exclusivity(unchecked) var recordAccounting = false
+    /// ``InputLimits/samplesPerDive``, lowered by tests.
+    var samplesPerDive = InputLimits.samplesPerDive
     var accounting = UDDFAccounting()
     var accountedKeys: Set<Int> = []
 
@@ -609,7 +617,18 @@ final class UDDFState: XMLEventHandler {
                 }
                 waypoint.extraEnd = dive?.extras.count ?? waypoint.extraStart
                 waypoint.pressureEnd = dive?.pressures.count ?? waypoint.pressureStart
-                dive?.waypoints.append(waypoint)
+                if let count = dive?.waypoints.count, count >= samplesPerDive {
+                    // Past the limit: what this waypoint added is taken back, and counted.
+                    dive?.pressures.removeLast(waypoint.pressureEnd - waypoint.pressureStart)
+                    dive?.extras.removeLast(waypoint.extraEnd - waypoint.extraStart)
+                    dive?.switches[waypoint.order] = nil
+                    dive?.markers[waypoint.order] = nil
+                    dive?.divemodes[waypoint.order] = nil
+                    dive?.alarms[waypoint.order] = nil
+                    dive?.samplesOverLimit += 1
+                } else {
+                    dive?.waypoints.append(waypoint)
+                }
                 inWaypoint = false
             default: break
             }

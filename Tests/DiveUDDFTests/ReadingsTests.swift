@@ -1,6 +1,7 @@
 import Testing
 import DiveCore
 @testable import DiveUDDF
+import TestSupport
 
 /// The members of the profile's extra channel `name` under its `umilog` extension: the one
 /// whose `ref` (or `set_by`, for a setpoint) is `ref`, or that has neither when `ref` is nil.
@@ -564,5 +565,23 @@ private func readDive(_ waypoints: String, generator: String? = nil, header: Str
             """)
         #expect(dive.recordings.first?.profile?.pressures.count == 2)
         #expect(!findings.contains { $0.code == "uddf.pressure-duplicate" })
+    }
+
+    @Test("a dive past the samples limit keeps the first ones and reports the rest, with their pressures")
+    func samplesPastTheLimitAreReported() throws {
+        let path = try Paths.temporaryDirectory() + "/long.uddf"
+        let waypoints = (0..<5).map { "<waypoint><divetime>\($0 * 10)</divetime><depth>\($0 + 1)</depth><tankpressure ref=\"t\">\(200 - $0)00000</tankpressure></waypoint>" }.joined()
+        try uddf(dive: start + "<tankdata id=\"t\"><tankvolume>0.012</tankvolume></tankdata><samples>\(waypoints)</samples>")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try UDDFReader(path: path)
+        reader.samplesPerDive = 3
+        let dive = try #require(try reader.next())
+        let findings = reader.takeFindings()
+        let p = try #require(dive.recordings.first?.profile)
+        #expect(p.depth?.values == [100, 200, 300])
+        #expect(p.pressures.first?.series.values == [2000, 1990, 1980])
+        let f = try #require(findings.first { $0.code == "uddf.samples-over-limit" })
+        #expect(f.kind == .dropped)
+        #expect(f.message.hasPrefix("the dive has 2 waypoints past the first 3"))
     }
 }
