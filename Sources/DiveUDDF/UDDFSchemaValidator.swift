@@ -59,14 +59,25 @@ public final class UDDFSchemaValidator {
         "xml.doctype": "A document type declaration (<!DOCTYPE>), refused so that no entity is expanded",
     ]
 
-    /// The compiled schema; owned, freed in `deinit`.
-    private let schema: OpaquePointer
     /// The validation context, reset for each file; owned, freed in `deinit`.
     private let context: OpaquePointer
 
-    /// Compiles the embedded UDDF 3.2.2 schema.
+    /// The embedded schema, compiled once per process: libxml2 only reads a compiled schema
+    /// while validating, so every validator shares it, each with a context of its own. Never
+    /// freed (it lives as long as the process may validate).
+    private nonisolated(unsafe) static let compiled: Result<OpaquePointer, DiveError> = Result { () throws(DiveError) in try compile() }
+
+    /// Makes a validator for the embedded UDDF 3.2.2 schema (compiled on first use).
     /// - Throws: a ``DiveError`` (`uddf.schema.compile`) if libxml2 cannot compile it.
     public init() throws {
+        let schema = try Self.compiled.get()
+        guard let context = xmlSchemaNewValidCtxt(schema) else {
+            throw DiveError("uddf.schema.compile", "cannot create a schema validation context", at: SourceLocation(file: "uddf_3.2.2.xsd"))
+        }
+        self.context = context
+    }
+
+    private static func compile() throws(DiveError) -> OpaquePointer {
         LibXML2.initialized
         let log = MessageLog()
         let logPointer = Unmanaged.passUnretained(log).toOpaque()
@@ -86,17 +97,11 @@ public final class UDDFSchemaValidator {
             throw DiveError("uddf.schema.compile", "the embedded UDDF 3.2.2 schema does not compile: \(log.messages.first ?? "libxml2 gave no reason")",
                             at: SourceLocation(file: "uddf_3.2.2.xsd"))
         }
-        guard let context = xmlSchemaNewValidCtxt(compiled) else {
-            xmlSchemaFree(compiled)
-            throw DiveError("uddf.schema.compile", "cannot create a schema validation context", at: SourceLocation(file: "uddf_3.2.2.xsd"))
-        }
-        schema = compiled
-        self.context = context
+        return compiled
     }
 
     deinit {
         xmlSchemaFreeValidCtxt(context)
-        xmlSchemaFree(schema)
     }
 
     /// Validates the file at `path`, handing each diagnostic to `report` as it is found
