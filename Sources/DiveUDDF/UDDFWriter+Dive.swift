@@ -355,7 +355,11 @@ extension UDDFWriter {
             if let marker { x.element("setmarker", marker) }
             if let switchTo { x.empty("switchmix", [("ref", "mix-\u{1}\(switchTo)\u{1}")], verbatim: true) }
             for (i, ch) in pressures.enumerated() {
-                guard let ref = pressureRefs[i], let v = value(ch) else { continue }
+                // Every channel's cursor moves past this instant, written or not: a channel
+                // left behind would hold the waypoints at its time for ever (a hang the
+                // fuzzer found: pressures of a gas no cylinder has).
+                let reading = value(ch)
+                guard let ref = pressureRefs[i], let v = reading else { continue }
                 x.element("tankpressure", DecimalNumber(significand: Int64(v), exponent: 4), ref, verbatim: true)
             }
             if let v = value(temperature), let k = kelvin(DecimalNumber(significand: Int64(v), exponent: -2)) {
