@@ -13,8 +13,10 @@ public struct ConvertOptions: Sendable {
     public var to: FileFormat
     /// Force the input format instead of sniffing it.
     public var from: FileFormat?
-    /// A file, `-` or `nil` for standard output, or a directory (an existing one, or a path
-    /// ending in `/`) for one output per input.
+    /// A file, `-` or `nil` for standard output, or a directory (a path ending in `/`, made
+    /// when missing) for one output per input. A directory named without the `/` is an error
+    /// (`io.output-is-directory`); a symbolic link is followed; a device or FIFO is written
+    /// directly (see ``AtomicFile``).
     public var output: String?
     public var units: UnitSystem
     /// The `exported_at` of DiveJSON output; `nil` for now (see ``exportTimestamp()``).
@@ -56,12 +58,13 @@ public struct ConversionReport: Sendable {
 }
 
 /// Converts `inputs` as `options` says, writing each output through a temporary file that
-/// is renamed into place only when everything that goes into it was read without error.
+/// gets the output's name only when everything that goes into it was read without error
+/// (``AtomicFile``: unnamed until then, so not even a killed run leaves one behind).
 ///
 /// - Parameter standardOutput: where `-o -` (or no `-o`) writes.
 public func convert(inputs: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
-    let directoryMode = options.output.map { $0.hasSuffix("/") || ($0 != "-" && isDirectory($0)) } ?? false
+    let directoryMode = options.output?.hasSuffix("/") ?? false
     if directoryMode, let dir = options.output, !isDirectory(dir) {
         if mkdir(dir, 0o755) != 0 && errno != EEXIST {
             var r = InputReport(path: dir)
@@ -129,8 +132,8 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
 
 /// Writes every dive `source` hands out (a logbook database's, say) as `options.to`, exactly as
 /// ``convert(inputs:options:standardOutput:)`` writes a file's: to `options.output` through a
-/// temporary file renamed into place, or to standard output. `name` stands for the source in
-/// the report.
+/// temporary file that gets its name when complete, or to standard output. `name` stands for
+/// the source in the report.
 public func convert(source: any DiveSource, name: String, options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
     var r = InputReport(path: name)
@@ -243,12 +246,12 @@ public func classifyFile(_ path: String) throws -> FileKind {
 }
 
 /// Runs `body` with a path to read `input` from; standard input (`-`) is spooled to a
-/// temporary file first so that its format can be sniffed.
+/// temporary file first (one with no name) so that its format can be sniffed.
 func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T {
     guard input == "-" else { return try body(input) }
-    let spool = try AtomicFile(destination: nil)
+    let spool = try AtomicFile(destination: nil, readableByPath: true)
     try InputFile.copy(0, file: "<stdin>", to: spool.sink)
-    return try body(spool.temporaryPath)
+    return try body(spool.readPath)
 }
 
 func outputName(for input: String, format: FileFormat) -> String {

@@ -6,8 +6,10 @@ struct Convert: ParsableCommand {
         abstract: "Convert dive logs to another format.",
         discussion: """
         The input format is sniffed from the bytes (--from forces it). Several inputs go to one \
-        output, or to one file each with -o DIR/. Output is written to a temporary file and \
-        renamed into place, so a failure never leaves a half-written file.
+        output, or to one file each with -o DIR/. Output is written to an unnamed temporary \
+        file that gets its name only when it is complete, so neither a failure nor a killed \
+        run leaves a half-written file or a temporary. A symbolic link is followed; a device \
+        or FIFO (-o /dev/null) is written directly.
 
         Exit status: 0 converted, 1 an input could not be read, 2 bad usage.
         """
@@ -39,6 +41,12 @@ struct Convert: ParsableCommand {
 
     @Flag(help: "Print every finding instead of the first three of each kind.")
     var allFindings = false
+
+    func validate() throws {
+        if let output, output != "-", !output.hasSuffix("/"), isDirectory(output) {
+            throw ValidationError("-o \(output) is a directory: end it with / to write one file per input into it, or name a file")
+        }
+    }
 
     func run() throws {
         var options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)

@@ -9,8 +9,9 @@ struct Export: ParsableCommand {
         discussion: """
             Every dive, or those a scope picks: --dive N, --site NAME, --from DATE --to DATE. \
             --to is given twice for a date range: a format name is the output format, a date \
-            (YYYY-MM-DD) the last day. Output goes to -o PATH through a temporary file renamed \
-            into place, or to standard output.
+            (YYYY-MM-DD) the last day. Output goes to -o PATH through an unnamed temporary file \
+            that gets its name only when it is complete (a symbolic link is followed, a device \
+            or FIFO written directly), or to standard output.
 
             A DiveJSON export is a backup: beside the dives and their records it carries, under \
             the extension key "umilog", where each dive came from, what backfill decided and \
@@ -63,6 +64,9 @@ struct Export: ParsableCommand {
     func validate() throws {
         _ = try parsed
         if let from, Self.day(from) == nil { throw ValidationError("--from \(from) is not a day (YYYY-MM-DD)") }
+        if let output, output != "-", output.hasSuffix("/") || isDirectory(output) {
+            throw ValidationError("-o \(output) is a directory: name the file to write")
+        }
     }
 
     func run() throws {

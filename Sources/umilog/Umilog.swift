@@ -27,6 +27,8 @@ struct Umilog: ParsableCommand {
 
     /// Exit codes: 0 success, 1 an input failed, 2 bad usage.
     static func main() {
+        // SIGINT, SIGTERM, SIGHUP and SIGPIPE remove an unfinished output's temporary first.
+        removeTemporariesOnSignals()
         do {
             var command = try parseAsRoot()
             try command.run()
