@@ -155,11 +155,15 @@ extension CSVColumnDictionary {
         init?(_ header: String) {
             let scalars = Array(fold(clean(header)).unicodeScalars)
             var outside = String.UnicodeScalarView()
+            // Closing brackets found nowhere after some point are not looked for again: a header
+            // of opening brackets would otherwise be searched to its end once for each.
+            var unclosed: Set<Unicode.Scalar> = []
             var i = 0
             while i < scalars.count {
                 let c = scalars[i]
                 let close: Unicode.Scalar? = c == "(" ? ")" : c == "[" ? "]" : c == "{" ? "}" : nil
-                guard let close, let end = scalars[(i + 1)...].firstIndex(of: close) else {
+                guard let close, !unclosed.contains(close), let end = scalars[(i + 1)...].firstIndex(of: close) else {
+                    if let close { unclosed.insert(close) }
                     outside.append(c)
                     i += 1
                     continue

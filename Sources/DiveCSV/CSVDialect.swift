@@ -202,10 +202,15 @@ struct SniffedLine {
     /// The line it starts on, and how many it spans.
     var line: Int
     var lineCount: Int
+    /// True for the last record of a sample that is not the whole input when a quote opened in
+    /// it is still open at the sample's end: a field (a long note) that goes on past it.
+    var isCut = false
 
     /// True when the record fits a table `width` wide: as wide; wider with only empty fields
     /// beyond; or narrower and ending with a delimiter (a writer that stops at the last value).
+    /// A record the sample cuts off fits when it is no wider: its fields go on past the sample.
     func fits(width: Int) -> Bool {
+        if isCut { return fields <= width }
         if fields == width { return true }
         if fields > width { return lastNonEmpty <= width }
         return fields >= 2 && lastNonEmpty < fields
@@ -214,6 +219,7 @@ struct SniffedLine {
     static func split(_ sample: UnsafeRawBufferPointer, delimiter: UInt8, isWholeInput: Bool) -> [SniffedLine] {
         let tokenizer = CSVTokenizer(decoded: sample, delimiter: delimiter)
         var lines: [SniffedLine] = []
+        var lastIsOpen = false
         while (try? tokenizer.next()) == true {
             var last = 0, nonEmpty = 0
             for k in 0..<tokenizer.fieldCount where !tokenizer.isEmptyField(k) {
@@ -231,9 +237,25 @@ struct SniffedLine {
             if let previous = lines.indices.last { lines[previous].lineCount = tokenizer.line - lines[previous].line }
             lines.append(SniffedLine(fields: tokenizer.fieldCount, lastNonEmpty: last, nonEmpty: nonEmpty,
                                      isBlank: tokenizer.isBlank, comment: comment, line: tokenizer.line, lineCount: 1))
+            lastIsOpen = tokenizer.hasIssues && tokenizer.issues.contains { $0.kind == .unterminatedQuote }
         }
-        if !isWholeInput && lines.count > 1 { lines.removeLast() }
+        guard let last = lines.indices.last else { return lines }
+        lines[last].lineCount = max(1, lastLine(sample) - lines[last].line + 1)
+        // The last record is cut off where the sample ends. One in an open quote stays: the
+        // lines it spans are the table's (a note longer than the sample, written by a writer
+        // that quotes); counted as records of another delimiter, they would pass for the table.
+        if !isWholeInput && lastIsOpen { lines[last].isCut = true }
+        if !isWholeInput && lines.count > 1 && !lines[last].isCut { lines.removeLast() }
         return lines
+    }
+
+    /// The line the last character of `sample` is on (CRLF, LF and CR each end a line).
+    static func lastLine(_ sample: UnsafeRawBufferPointer) -> Int {
+        var line = 1
+        for k in sample.indices.dropLast() where sample[k] == 0x0A || (sample[k] == 0x0D && sample[k + 1] != 0x0A) {
+            line += 1
+        }
+        return line
     }
 
     /// The value shapes of the first `limit` records.
@@ -256,12 +278,17 @@ struct TableStart {
     /// Records from `start` on (blank ones aside) that fit the width, and all of them.
     var fitting: Int
     var total: Int
+    /// The lines the fitting records span: a quoted note's lines are one record of the right
+    /// delimiter, and may pass for many records of another.
+    var fittingLines: Int
 
     /// 90 % or more of the records fit.
     var isConsistent: Bool { fitting * 10 >= total * 9 }
 
+    /// Consistent first, then the one that explains more of the text's lines as its table.
     func isBetter(than other: TableStart) -> Bool {
         if isConsistent != other.isConsistent { return isConsistent }
+        if fittingLines != other.fittingLines { return fittingLines > other.fittingLines }
         return fitting > other.fitting
     }
 
@@ -285,13 +312,16 @@ struct TableStart {
             // A header that ends with a delimiter (`…,he (6) [%],`) names one column fewer
             // than it has fields; rows of either width agree with it.
             let named = lines[s].lastNonEmpty
-            var fitting = 0, total = 0
+            var fitting = 0, total = 0, fittingLines = 0
             for line in lines[s...] where !line.isBlank {
                 total += 1
-                if line.fits(width: width) || (named >= 2 && named < width && line.fits(width: named)) { fitting += 1 }
+                if line.fits(width: width) || (named >= 2 && named < width && line.fits(width: named)) {
+                    fitting += 1
+                    fittingLines += line.lineCount
+                }
             }
             if total < preamble { continue }
-            let candidate = TableStart(start: s, width: width, fitting: fitting, total: total)
+            let candidate = TableStart(start: s, width: width, fitting: fitting, total: total, fittingLines: fittingLines)
             if let current = best, !candidate.isBetter(than: current) { continue }
             best = candidate
         }

@@ -10,6 +10,7 @@ struct DiveBuilder {
     private let kind: CSVLayout.Kind
     private let mark: UInt8
     private let defaultUnits: [CSVUnit.Dimension: CSVUnit]
+    private let readingLimit: Int
 
     private var dive = Dive(uuid: "", startedAt: nil)
     private var date: LocalDate?
@@ -33,22 +34,35 @@ struct DiveBuilder {
     private var lastTime: Int?
     private var firstTime: Int?
     private var ambient: [(time: Int, mbar: Double)] = []
-    /// Gases named by gas switches, in order of first use: a profile table's cylinders.
+    /// Gases named by gas switches, in order of first use: a profile table's cylinders; and
+    /// each one's place in that order.
     private var switchGases: [String] = []
+    private var switchGasNumbers: [String: Int] = [:]
+    /// The place in `profile.pressures` of each cylinder's channel, by gas number.
+    private var pressureChannels: [Int: Int] = [:]
     private var readDiveColumns = false
     /// Readings at a time their channel already had, left out.
     private var repeated = 0
+    /// Readings kept so far (an event counts one per 16 bytes of its text), and the rows not
+    /// read once they reached ``CSVLimits/readingsPerDive``, with the first of them.
+    private var readings = 0
+    private var rowsPastLimit = 0
+    private var firstRowPastLimit: (row: Int, line: Int)?
+    /// The row and line being read (`nil` above the table), for the findings of its values.
+    private var at: (row: Int?, line: Int?) = (nil, nil)
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
         kind = reader.layout.kind
         mark = reader.layout.dialect.decimalMark
         defaultUnits = reader.layout.defaultUnits
+        readingLimit = reader.readingLimit
     }
 
     // MARK: Input
 
     mutating func apply(_ metadata: [CSVMetadata]) throws {
+        at = (nil, nil)
         for (k, m) in metadata.enumerated() {
             // Negative indices: a preamble value is a column of its own for findings and units.
             let column = CSVColumn(name: m.label, index: -1 - k, meaning: m.meaning, source: .preset)
@@ -59,6 +73,7 @@ struct DiveBuilder {
     /// Reads one row into the dive; `false`, reading nothing, when the row's sample time
     /// starts again at or before the dive's first, which makes it the first of another dive.
     mutating func applyRow(_ r: CSVRow) throws -> Bool {
+        at = (r.row, r.line)
         var sampleTime: Int?
         if kind == .profile {
             sampleTime = try self.sampleTime(r)
@@ -71,6 +86,11 @@ struct DiveBuilder {
             if let t = sampleTime {
                 lastTime = t
                 if firstTime == nil { firstTime = t }
+            }
+            if readings >= readingLimit {
+                rowsPastLimit += 1
+                if firstRowPastLimit == nil { firstRowPastLimit = (r.row, r.line) }
+                return true
             }
         }
         if let codes = reader.codes {
@@ -89,8 +109,12 @@ struct DiveBuilder {
                 guard let t = sampleTime else { continue }
                 // A plain number, the usual cell of a profile, is read from its bytes.
                 if m.field != .events, let v = r.plainNumber(i, decimalMark: mark),
-                   plainSample(m, v, at: t, column: reader.activeColumns[k]) { continue }
+                   try plainSample(m, v, at: t, column: reader.activeColumns[k]) {
+                    readings += 1
+                    continue
+                }
                 if r.isBlank(i) { continue }
+                readings += 1
                 try sample(m, r.string(i), at: t, column: reader.activeColumns[k], row: r.row, line: r.line)
             } else {
                 if r.isBlank(i) { continue }
@@ -104,43 +128,89 @@ struct DiveBuilder {
     /// the file's sample interval.
     func sampleTime(_ r: CSVRow) throws -> Int? {
         guard let c = reader.sampleTimeColumn else {
-            return reader.sampleInterval.map { Int((Double(sampleIndex) * $0 * 1000).rounded()) }
+            guard let interval = reader.sampleInterval else { return nil }
+            let s = Double(sampleIndex) * interval
+            guard CSVLimits.Range.sampleTime.contains(s) else {
+                try reader.outOfRange(nil, s, .sampleTime, column: CSVColumn(name: "sample interval", index: -1, meaning: nil, source: .none), row: r.row, line: r.line)
+                return nil
+            }
+            return Int((s * 1000).rounded())
         }
         guard c.index < r.count else { return nil }
         let unit = c.meaning?.unit ?? .seconds
         var seconds: Double?
+        // The cell as written, for a finding: a plain number's is only made if one is needed.
+        var text: String?, plain: Double?
         if unit.dimension == .time, let n = r.plainNumber(c.index, decimalMark: mark) {
             seconds = unit.toModel(n)
+            plain = n
         } else {
-            let text = r.string(c.index)
-            seconds = CSVValues.duration(Substring(text), unit: unit, decimalMark: mark)
-            if seconds == nil, !r.isBlank(c.index) { try reader.bad(text, column: c, expected: "a time into the dive", row: r.row, line: r.line) }
+            let cell = r.string(c.index)
+            text = cell
+            seconds = CSVValues.duration(Substring(cell), unit: unit, decimalMark: mark)
+            if seconds == nil, !r.isBlank(c.index) { try reader.bad(cell, column: c, expected: "a time into the dive", row: r.row, line: r.line) }
+            if let s = seconds { noteUnderflow(s, cell, c) }
         }
         guard let s = seconds else { return nil }
+        guard CSVLimits.Range.sampleTime.contains(s) else {
+            try reader.outOfRange(text ?? plain.map(CSVQuantity.format), s, .sampleTime, column: c, row: r.row, line: r.line)
+            return nil
+        }
         let t = Int((s * 1000).rounded())
         // An export's documented bad times (Poseidon's from 49151 s up) stand for the time before.
         if let limit = reader.timeLimit, t >= limit * 1000 { return lastTime }
         return t
     }
 
+    /// The number `text` holds, with the unit it states, if any; `nil`, reported as a bad value,
+    /// when it holds none. A number too small to be told from 0 (`1e-400`) is 0 and says so.
     private func number(_ text: String, _ c: CSVColumn, expected: String, row: Int?, line: Int?) throws -> (Double, CSVUnit?)? {
-        if let q = CSVValues.quantity(Substring(text), decimalMark: mark) { return q }
+        if let q = CSVValues.quantity(Substring(text), decimalMark: mark) {
+            noteUnderflow(q.value, text, c)
+            return q
+        }
         try reader.bad(text, column: c, expected: expected, row: row, line: line)
         return nil
     }
 
     /// `value` in the model's unit: the unit the cell, the column or the file states, else the
     /// one its size shows, else the field's usual one — the last two reported once per column.
-    private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: @autoclosure () -> CSVColumn, _ m: CSVColumnMeaning, dimension: CSVUnit.Dimension) -> Double? {
+    /// `nil` when the unit measures something else, or when the value is no reading of its
+    /// quantity (not finite, or outside ``CSVLimits/Range``): reported with `text`, the cell as
+    /// written (`nil` for a plain number read from its bytes).
+    private func convert(_ value: Double, cellUnit: CSVUnit?, _ c: @autoclosure () -> CSVColumn, _ m: CSVColumnMeaning,
+                         dimension: CSVUnit.Dimension, text: String? = nil) throws -> Double? {
+        let quantity = CSVQuantity(dimension)
+        // Before its unit is decided: an infinite first value must not decide the column's unit.
+        guard value.isFinite else {
+            try reader.outOfRange(text, value, quantity, column: c(), row: at.row, line: at.line)
+            return nil
+        }
+        let v: Double
         if let u = cellUnit ?? m.unit ?? defaultUnits[dimension] {
             guard u.dimension == dimension else {
                 let c = c()
                 reader.reportColumnOnce(.dropped, "csv.unit-mismatch", c, "the column \"\(c.name)\" states \(u.rawValue), which does not measure what \(m.field.rawValue) holds; its values are not read")
                 return nil
             }
-            return Self.clean(u.toModel(value))
+            v = Self.clean(u.toModel(value))
+        } else {
+            v = Self.clean(reader.assumedUnit(c(), m.field, value, dimension).toModel(value))
         }
-        return Self.clean(reader.assumedUnit(c(), m.field, value, dimension).toModel(value))
+        return try accept(v, quantity, text: text ?? CSVQuantity.format(value), column: c())
+    }
+
+    /// Reports `text`, read as `v`, when it reads as 0 only because no `Double` is so close to 0.
+    private func noteUnderflow(_ v: Double, _ text: String, _ c: CSVColumn) {
+        if v == 0, CSVValues.hasNonZeroDigit(Substring(text)) { reader.underflow(text, column: c, row: at.row, line: at.line) }
+    }
+
+    /// `v` (in the model's unit) when `quantity` can be it, `-0` read as 0; else `nil`,
+    /// reported as `csv.value-out-of-range` at the row being read.
+    private func accept(_ v: Double, _ quantity: CSVQuantity, text: @autoclosure () -> String?, column c: @autoclosure () -> CSVColumn) throws -> Double? {
+        if quantity.range.contains(v) { return v == 0 ? 0 : v }
+        try reader.outOfRange(text(), v, quantity, column: c(), row: at.row, line: at.line)
+        return nil
     }
 
     /// A converted value without the binary noise of its arithmetic (95.8 ft is 29.19984 m, not
@@ -174,12 +244,19 @@ struct DiveBuilder {
         let value = text.trimmingWhitespace()
         func quantity(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
             guard let (v, u) = try number(value, c, expected: expected, row: row, line: line) else { return nil }
-            return convert(v, cellUnit: u, c, m, dimension: d)
+            return try convert(v, cellUnit: u, c, m, dimension: d, text: value)
         }
         func integer(_ expected: String) throws -> Int? {
-            if let n = CSVValues.number(Substring(value), decimalMark: mark), n == n.rounded(), abs(n) < 1e9 { return Int(n) }
-            try reader.bad(value, column: c, expected: expected, row: row, line: line)
-            return nil
+            guard let n = CSVValues.number(Substring(value), decimalMark: mark), n == n.rounded() else {
+                try reader.bad(value, column: c, expected: expected, row: row, line: line)
+                return nil
+            }
+            noteUnderflow(n, value, c)
+            return try accept(n, .integer, text: value, column: c).map { Int($0) }
+        }
+        func coordinate(_ text: String, _ quantity: CSVQuantity, _ expected: String) throws -> Double? {
+            guard let (v, _) = try number(text, c, expected: expected, row: row, line: line) else { return nil }
+            return try accept(v, quantity, text: text, column: c)
         }
         switch m.field {
         case .diveNumber: dive.number = try integer("a dive number")
@@ -203,6 +280,8 @@ struct DiveBuilder {
             if let o = UTCOffset(lenient: value) { offset = o } else { try reader.bad(value, column: c, expected: "a UTC offset such as +02:00", row: row, line: line) }
         case .duration:
             if let s = CSVValues.duration(Substring(value), unit: m.unit, decimalMark: mark) {
+                noteUnderflow(s, value, c)
+                guard let s = try accept(s, .duration, text: value, column: c) else { return }
                 dive.submergedTime = Int(s.rounded())
                 if m.unit == nil && !value.contains(":") {
                     reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length")
@@ -217,27 +296,38 @@ struct DiveBuilder {
         case .site: siteName = value
         case .location: locationName = value
         case .country: country = value
-        case .latitude: latitude = try number(value, c, expected: "a latitude", row: row, line: line)?.0
-        case .longitude: longitude = try number(value, c, expected: "a longitude", row: row, line: line)?.0
+        case .latitude: latitude = try coordinate(value, .latitude, "a latitude")
+        case .longitude: longitude = try coordinate(value, .longitude, "a longitude")
         case .position:
             let parts = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" }).compactMap { CSVValues.number($0) }
-            if parts.count == 2 { latitude = parts[0]; longitude = parts[1] } else { try reader.bad(value, column: c, expected: "a latitude and longitude", row: row, line: line) }
-        case .trip: dive.tripUUID = reader.tripUUID(value)
+            guard parts.count == 2 else {
+                try reader.bad(value, column: c, expected: "a latitude and longitude", row: row, line: line)
+                return
+            }
+            guard let la = try accept(parts[0], .latitude, text: value, column: c),
+                  let lo = try accept(parts[1], .longitude, text: value, column: c) else { return }
+            latitude = la; longitude = lo
+        case .trip: dive.tripUUID = reader.tripUUID(value, row: row, line: line)
         case .buddy, .guide:
-            for name in Self.list(value) where !dive.people.contains(where: { reader.header.person($0.personUUID)?.name == name }) {
-                dive.people.append(PersonReference(personUUID: reader.personUUID(name), role: m.field == .guide ? .guide : .buddy))
+            // A person is named once per dive (by uuid, which follows from the name).
+            var named = Set(dive.people.map(\.personUUID))
+            for name in firstItems(Self.list(value), c) {
+                guard let uuid = reader.personUUID(name, row: row, line: line) else { continue }
+                if named.insert(uuid).inserted { dive.people.append(PersonReference(personUUID: uuid, role: m.field == .guide ? .guide : .buddy)) }
             }
         case .notes: dive.notes = dive.notes.map { $0 + "\n" + value } ?? value
         case .rating:
             if let n = try integer("a rating"), n > 0 { dive.rating = min(n, 5) } // 0 is "not rated" in every export seen
         case .diveType:
             if let t = Self.diveType(value) { dive.type = t } else {
-                reader.reportColumnOnce(.dropped, "csv.dive-type-unknown", c, "the dive type \"\(value)\" is none umilog knows (open circuit, CCR, SCR, freedive, snorkel, surface supplied); not read")
+                reader.reportColumnOnce(.dropped, "csv.dive-type-unknown", c, "the dive type \"\(CSVDiveReader.quoted(value))\" is none umilog knows (open circuit, CCR, SCR, freedive, snorkel, surface supplied); not read")
             }
         case .computer: device.name = value
         case .serial: device.serial = value
-        case .tags: for t in Self.list(value) where !dive.tags.contains(t) { dive.tags.append(t) }
-        case .suit: dive.gearUUIDs.append(reader.gearUUID(value, type: Self.suitType(value)))
+        case .tags:
+            var tagged = Set(dive.tags)
+            for t in firstItems(Self.list(value), c) where tagged.insert(t).inserted { dive.tags.append(t) }
+        case .suit: if let g = reader.gearUUID(value, type: Self.suitType(value), row: row, line: line) { dive.gearUUIDs.append(g) }
         case .surfacePressure: surfacePressure = try quantity(.pressure, "a pressure")
         case .gradientFactor:
             // `GF: 30/70` above a table, a `GF` column of a summary: the factors the computer was set to.
@@ -262,7 +352,7 @@ struct DiveBuilder {
     private mutating func cylinder(_ m: CSVColumnMeaning, _ value: String, _ c: CSVColumn, row: Int?, line: Int?) throws {
         // One cell may list every cylinder (`12; 7`), as umilog's own CSV writes them.
         let cells = m.index == nil && value.contains(";") ? value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() } : [value]
-        for (k, cell) in cells.enumerated() where !cell.isEmpty {
+        for (k, cell) in firstItems(cells, c).enumerated() where !cell.isEmpty {
             var cyl = (m.index == nil ? listed[k + 1] : cylinders[m.index!]) ?? Cylinder()
             switch m.field {
             case .gas:
@@ -274,7 +364,7 @@ struct DiveBuilder {
                 }
             case .oxygen, .helium:
                 guard let (v, u) = try number(cell, c, expected: "a gas fraction", row: row, line: line) else { continue }
-                let pct = convert(v, cellUnit: u ?? (v <= 1 && v > 0 ? .fraction : .percent), c, m, dimension: .ratio)
+                let pct = try convert(v, cellUnit: u ?? (v <= 1 && v > 0 ? .fraction : .percent), c, m, dimension: .ratio, text: cell)
                 guard let pct, pct > 0 || m.field == .helium else { continue } // 0 % oxygen is an export's blank
                 if m.field == .oxygen { cyl.oxygen = pct } else if pct > 0 { cyl.helium = pct }
             case .cylinderSize:
@@ -283,10 +373,10 @@ struct DiveBuilder {
                     reader.reportColumnOnce(.dropped, "csv.cylinder-size-gas-volume", c, "the column \"\(c.name)\" gives cylinder sizes as gas volume; without each cylinder's working pressure their water capacity is not known; not read")
                     continue
                 }
-                cyl.volume = convert(v, cellUnit: u, c, m, dimension: .volume)
+                cyl.volume = try convert(v, cellUnit: u, c, m, dimension: .volume, text: cell)
             case .startPressure, .endPressure, .workingPressure:
                 guard let (v, u) = try number(cell, c, expected: "a pressure", row: row, line: line) else { continue }
-                let bar = convert(v, cellUnit: u, c, m, dimension: .pressure)
+                let bar = try convert(v, cellUnit: u, c, m, dimension: .pressure, text: cell)
                 if m.field == .startPressure { cyl.startPressure = bar } else if m.field == .endPressure { cyl.endPressure = bar } else {
                     reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (working pressure) has no member of a cylinder; not read")
                 }
@@ -296,17 +386,30 @@ struct DiveBuilder {
         }
     }
 
+    /// The first ``CSVLimits/listItems`` items of a cell's list; a longer list is reported.
+    private func firstItems(_ items: [String], _ c: CSVColumn) -> ArraySlice<String> {
+        if items.count > CSVLimits.listItems {
+            reader.report(.dropped, "csv.list-too-long", "the cell of column \"\(c.name)\" lists \(items.count) items, more than a dive has; the first \(CSVLimits.listItems) are read",
+                          row: at.row, line: at.line, column: c.name)
+        }
+        return items.prefix(CSVLimits.listItems)
+    }
+
     // MARK: Samples
 
     private mutating func sample(_ m: CSVColumnMeaning, _ text: String, at t: Int, column c: CSVColumn, row: Int, line: Int) throws {
         switch m.field {
         case .ndl, .tts:
-            guard let s = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: mark) else {
+            guard let time = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: mark) else {
                 try reader.bad(text, column: c, expected: m.field == .ndl ? "a no-decompression time" : "a time to surface", row: row, line: line)
                 return
             }
+            noteUnderflow(time, text, c)
+            guard let s = try accept(time, .duration, text: text, column: c) else { return }
             if m.field == .ndl { Self.append(&profile.ndl, t, s, &repeated) } else { Self.append(&profile.tts, t, s, &repeated) }
         case .events:
+            // An event's text takes memory as readings do.
+            readings += text.utf8.count / 16
             // `gas_switch EAN50; safety_stop (label)`, as umilog's csv-profile writes them.
             for item in text.split(separator: ";").map({ String($0).trimmingWhitespace() }) where !item.isEmpty {
                 var rest = Substring(item)
@@ -323,9 +426,10 @@ struct DiveBuilder {
                 var event = Event(time: t, type: type, label: label)
                 if type == .gasSwitch, words.count == 2 {
                     let gas = String(words[1]).trimmingWhitespace()
-                    if let k = switchGases.firstIndex(of: gas) { event.gasNumber = k } else {
+                    if let k = switchGasNumbers[gas] { event.gasNumber = k } else {
+                        switchGasNumbers[gas] = switchGases.count
+                        event.gasNumber = switchGases.count
                         switchGases.append(gas)
-                        event.gasNumber = switchGases.count - 1
                     }
                 }
                 profile.events.append(event)
@@ -339,51 +443,59 @@ struct DiveBuilder {
             default: expected = "a percentage"
             }
             guard let (v, u) = try number(text, c, expected: expected, row: row, line: line) else { return }
-            record(m, v, cellUnit: u, at: t, column: c)
+            try record(m, v, cellUnit: u, at: t, column: c, text: text)
         }
     }
 
     /// A sample cell that holds a plain number: `false` when its column's unit is not one
-    /// such a number can be read in (the text path then says so).
-    private mutating func plainSample(_ m: CSVColumnMeaning, _ v: Double, at t: Int, column c: @autoclosure () -> CSVColumn) -> Bool {
+    /// such a number can be read in (the text path then says so). Inlined: it is the path of
+    /// nearly every cell of a profile.
+    @inline(__always)
+    private mutating func plainSample(_ m: CSVColumnMeaning, _ v: Double, at t: Int, column c: @autoclosure () -> CSVColumn) throws -> Bool {
         switch m.field {
         case .ndl, .tts:
             let unit = m.unit ?? .minutes
             guard unit.dimension == .time else { return false }
-            if m.field == .ndl { Self.append(&profile.ndl, t, unit.toModel(v), &repeated) } else { Self.append(&profile.tts, t, unit.toModel(v), &repeated) }
+            guard let s = try accept(unit.toModel(v), .duration, text: CSVQuantity.format(v), column: c()) else { return true }
+            if m.field == .ndl { Self.append(&profile.ndl, t, s, &repeated) } else { Self.append(&profile.tts, t, s, &repeated) }
         default:
-            record(m, v, cellUnit: nil, at: t, column: c())
+            try record(m, v, cellUnit: nil, at: t, column: c())
         }
         return true
     }
 
     /// One numeric reading, in its unit (the cell's, else the column's, else the file's, else
-    /// the column's first value's), into its channel.
-    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn) {
+    /// the column's first value's), into its channel. `text` is the cell as written, for a
+    /// value that is no reading (`nil` for a plain number read from its bytes).
+    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn,
+                                 text: String? = nil) throws {
         switch m.field {
         case .sampleDepth:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.depth, t, v * 100, &repeated) }
+            if let v = try convert(v, cellUnit: u, c(), m, dimension: .length, text: text) { Self.append(&profile.depth, t, v * 100, &repeated) }
         case .ceiling:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .length) { Self.append(&profile.ceiling, t, v * 100, &repeated) }
+            if let v = try convert(v, cellUnit: u, c(), m, dimension: .length, text: text) { Self.append(&profile.ceiling, t, v * 100, &repeated) }
         case .sampleTemperature:
-            if let v = convert(v, cellUnit: u, c(), m, dimension: .temperature) { Self.append(&profile.temperature, t, v * 100, &repeated) }
+            if let v = try convert(v, cellUnit: u, c(), m, dimension: .temperature, text: text) { Self.append(&profile.temperature, t, v * 100, &repeated) }
         case .samplePressure:
-            guard let v = convert(v, cellUnit: u, c(), m, dimension: .pressure) else { return }
+            guard let v = try convert(v, cellUnit: u, c(), m, dimension: .pressure, text: text) else { return }
             let n = (m.index ?? 1) - 1
-            if let k = profile.pressures.firstIndex(where: { $0.gasNumber == n }) {
+            if let k = pressureChannels[n] {
                 if profile.pressures[k].series.times.last == t { repeated += 1; return }
                 profile.pressures[k].series.append(t, Int((v * 10).rounded()))
             } else {
+                pressureChannels[n] = profile.pressures.count
                 profile.pressures.append(PressureSeries(gasNumber: n, series: Series(times: [t], values: [Int((v * 10).rounded())])))
             }
         case .sampleAmbientPressure:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c(), m, dimension: .pressure) { if ambient.last?.time == t { repeated += 1 } else { ambient.append((t, bar * 1000)) } }
+            if let bar = try convert(v, cellUnit: u ?? (m.unit == nil ? .millibar : nil), c(), m, dimension: .pressure, text: text) {
+                if ambient.last?.time == t { repeated += 1 } else { ambient.append((t, bar * 1000)) }
+            }
         case .ppo2:
-            if let bar = convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure) { Self.append(&profile.ppo2, t, bar * 100, &repeated) }
+            if let bar = try convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure, text: text) { Self.append(&profile.ppo2, t, bar * 100, &repeated) }
         case .cns:
-            Self.append(&profile.cns, t, v * 10, &repeated)
+            if let v = try accept(v, .ratio, text: text ?? CSVQuantity.format(v), column: c()) { Self.append(&profile.cns, t, v * 10, &repeated) }
         case .gradientFactor:
-            Self.append(&profile.gradientFactor, t, v, &repeated)
+            if let v = try accept(v, .ratio, text: text ?? CSVQuantity.format(v), column: c()) { Self.append(&profile.gradientFactor, t, v, &repeated) }
         default:
             break
         }
@@ -391,7 +503,7 @@ struct DiveBuilder {
 
     /// A `time,code,value` row: the code says which channel the value is.
     private mutating func coded(_ r: CSVRow, codes: [Int: PresetCode], at t: Int?) throws {
-        guard let t, r.count >= 3, let code = Int(r.string(1).trimmingWhitespace()) else { return }
+        guard let t, r.count >= 3, reader.layout.columns.count >= 3, let code = Int(r.string(1).trimmingWhitespace()) else { return }
         let column = reader.layout.columns[2]
         guard let known = codes[code] else {
             reader.reportUnknownCode(code)
@@ -402,7 +514,7 @@ struct DiveBuilder {
             try reader.bad(text, column: column, expected: "a number", row: r.row, line: r.line)
             return
         }
-        record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column)
+        try record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column, text: text)
     }
 
     /// Appends a reading; a second reading at a time the channel already has (a computer
@@ -418,6 +530,10 @@ struct DiveBuilder {
 
     func build() throws -> Dive? {
         var d = dive
+        if let first = firstRowPastLimit {
+            reader.report(.dropped, "csv.too-many-readings", "the dive that starts on row \(row) reaches \(readingLimit) readings, the most one dive holds; its \(rowsPastLimit) row\(rowsPastLimit == 1 ? "" : "s") from here on \(rowsPastLimit == 1 ? "is" : "are") not read",
+                          row: first.row, line: first.line)
+        }
         if repeated > 0 {
             reader.report(.dropped, "csv.time-repeated", "\(repeated) reading\(repeated == 1 ? "" : "s") fall on a time the dive's profile already has a reading for (the clock stood still); the first at each time is kept", row: row, line: line)
         }
@@ -444,7 +560,7 @@ struct DiveBuilder {
                                     name: reader.unique("dive:\(d.startedAt!)|\(d.number.map(String.init) ?? "")|\(device.serial ?? "")"))
         }
         if let s = reader.siteUUID(name: siteName, location: locationName, country: country,
-                                   position: latitude.flatMap { la in longitude.map { Position(latitude: la, longitude: $0) } }) {
+                                   position: latitude.flatMap { la in longitude.map { Position(latitude: la, longitude: $0) } }, row: row, line: line) {
             d.siteUUIDs = [s]
         } else if latitude != nil && longitude != nil {
             d.entryPosition = Position(latitude: latitude!, longitude: longitude!)

@@ -50,9 +50,17 @@ public final class CSVDiveReader: DiveSource {
     private let file: String
     /// The file as the user named it.
     public var fileName: String { file }
-    /// Bad values already reported, by column and text: a column that says "AI is off" on every
-    /// row is one finding, not one per row.
-    private var badReported: Set<String> = []
+    /// Values already reported, by code, column and text (hashed: a value may be a long one): a
+    /// column that says "AI is off" on every row is one finding, not one per row.
+    private var valuesReported: Set<Int> = []
+    /// Findings reported in full, by code; past ``CSVLimits/findingsPerCode`` they are counted
+    /// by code, with their kind, and reported in one finding each at the end.
+    private var findingsListed: [String: Int] = [:]
+    private var findingsNotListed: [String: (kind: FindingKind, count: Int)] = [:]
+    /// Whether the end of the file has been reported (what was not listed, the encoding).
+    private var endReported = false
+    /// Whether the file's falling back to Windows-1252 has been reported.
+    private var encodingReported = false
     /// Units decided for columns that state none, by column.
     private var assumedUnits: [Int: CSVUnit] = [:]
     private let options: CSVReadOptions
@@ -69,6 +77,12 @@ public final class CSVDiveReader: DiveSource {
     public private(set) var problem: DiveError?
     /// How often each dive identity has been handed out.
     private var identities: [String: Int] = [:]
+    /// ``CSVLimits/dives``, lowered by tests.
+    var diveLimit = CSVLimits.dives
+    /// ``CSVLimits/readingsPerDive``, lowered by tests.
+    var readingLimit = CSVLimits.readingsPerDive
+    /// ``CSVLimits/namedRecordBytes``, lowered by tests.
+    var namedRecordLimit = CSVLimits.namedRecordBytes
 
     /// `name`, or, the second time a file names a dive so (two dives of one day in a list that
     /// records dates only), `name#2`: the same file still gives the same identities.
@@ -78,8 +92,10 @@ public final class CSVDiveReader: DiveSource {
         return n == 1 ? name : "\(name)#\(n)"
     }
 
-    /// Records the dives refer to, by kind and name → uuid.
+    /// Records the dives refer to, by kind and name → uuid, and what they take as
+    /// ``CSVLimits/namedRecordBytes`` counts it.
     private var interned: [String: String] = [:]
+    private var internedBytes = 0
 
     public init(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions()) throws {
         let name = displayName ?? path
@@ -93,8 +109,10 @@ public final class CSVDiveReader: DiveSource {
         var headerFields: [String]?
         var firstRow: [String]?
         var firstRowNumber = 0, firstLine = 0
+        var encoding: Finding?
         while try tokenizer.next() {
             try Self.refuseUnclosedQuote(tokenizer, file: name)
+            if encoding == nil { encoding = Self.encodingFallback(tokenizer, file: name) }
             if tokenizer.row <= dialect.preambleRecords {
                 preamble.append(tokenizer.fields())
                 continue
@@ -127,7 +145,12 @@ public final class CSVDiveReader: DiveSource {
                     // A profile repeats its dive's date on every row.
                     if v == last[k] { continue }
                     last[k] = v
-                    if seen.count < 100_000, seen.insert(v).inserted { dates.observe(Substring(v)) }
+                    // Dates seen are kept to be observed once; a long value is no date to keep.
+                    if v.utf8.count > 64 {
+                        dates.observe(Substring(v))
+                    } else if seen.count < 100_000, seen.insert(v).inserted {
+                        dates.observe(Substring(v))
+                    }
                 }
             }
         }
@@ -157,6 +180,15 @@ public final class CSVDiveReader: DiveSource {
         active = activeColumns.map { ($0.index, $0.meaning!) }
         if let firstRow, firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
             pending = CSVRow(strings: firstRow, row: firstRowNumber, line: firstLine)
+        }
+        if tokenizer.isUnmarkedUTF16 {
+            findings.append(Finding(.resolved, "csv.encoding-utf16-unmarked",
+                                    "the file has no byte-order mark, and every other byte of its start is 0: read as \(tokenizer.encoding)",
+                                    at: SourceLocation(file: name, line: 1)))
+        }
+        if let encoding {
+            findings.append(encoding)
+            encodingReported = true
         }
         findings += layout.findings
         header.sourceFormat = "csv"
@@ -191,6 +223,7 @@ public final class CSVDiveReader: DiveSource {
         }
         while try tokenizer.next() {
             try Self.refuseUnclosedQuote(tokenizer, file: file)
+            noteEncoding()
             if tokenizer.isBlank { continue }
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
@@ -201,6 +234,19 @@ public final class CSVDiveReader: DiveSource {
     }
 
     public func next() throws -> Dive? {
+        do {
+            guard let dive = try nextDive() else {
+                reportEnd()
+                return nil
+            }
+            return dive
+        } catch {
+            reportEnd()
+            throw error
+        }
+    }
+
+    private func nextDive() throws -> Dive? {
         guard !finished else { return nil }
         if let problem { finished = true; throw problem }
         switch layout.kind {
@@ -247,11 +293,14 @@ public final class CSVDiveReader: DiveSource {
     }
 
     private func reportTrailer(_ r: CSVRow) {
-        let fields = r.fields
-        report(.dropped, "csv.trailer-row", "a row of \(fields.count) field\(fields.count == 1 ? "" : "s") (\"\(fields.joined(separator: " "))\") is not part of the \(layout.columns.count)-column table; not read", row: r.row, line: r.line)
+        report(.dropped, "csv.trailer-row", "a row of \(r.count) field\(r.count == 1 ? "" : "s") (\"\(Self.quoted(r.fields.joined(separator: " ")))\") is not part of the \(layout.columns.count)-column table; not read", row: r.row, line: r.line)
     }
 
     private func finish(_ builder: DiveBuilder) throws -> Dive? {
+        guard divesRead < diveLimit else {
+            throw DiveError("csv.too-many-dives", "the file holds more than \(diveLimit) dives, the most umilog reads from one file; split it",
+                            at: SourceLocation(file: file, line: builder.line, row: builder.row))
+        }
         guard var dive = try builder.build() else { return nil }
         dive.provenance = Provenance(format: "csv", file: file, index: divesRead, line: builder.line)
         divesRead += 1
@@ -260,20 +309,115 @@ public final class CSVDiveReader: DiveSource {
 
     // MARK: Findings
 
-    func report(_ kind: FindingKind, _ code: String, _ message: String, row: Int? = nil, line: Int? = nil, column: String? = nil) {
-        findings.append(Finding(kind, code, message, at: SourceLocation(file: file, line: line, row: row, field: column)))
+    /// Reports a finding, in full while its code has had fewer than
+    /// ``CSVLimits/findingsPerCode`` (the message is built only then), else counted.
+    func report(_ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, row: Int? = nil, line: Int? = nil, column: String? = nil) {
+        let listed = findingsListed[code, default: 0]
+        guard listed < CSVLimits.findingsPerCode else {
+            findingsNotListed[code, default: (kind, 0)].count += 1
+            return
+        }
+        findingsListed[code] = listed + 1
+        findings.append(Finding(kind, code, message(), at: SourceLocation(file: file, line: line, row: row, field: column)))
+    }
+
+    /// Reports a finding about a value once per code, column and text.
+    private func reportValue(_ kind: FindingKind, _ code: String, _ value: String, column: CSVColumn, row: Int?, line: Int?,
+                             _ message: @autoclosure () -> String) {
+        var hasher = Hasher()
+        hasher.combine(code); hasher.combine(column.index); hasher.combine(column.name); hasher.combine(value)
+        let key = hasher.finalize()
+        guard !valuesReported.contains(key) else { return }
+        // Past the limit the value is only counted: the set grows no further.
+        if findingsListed[code, default: 0] < CSVLimits.findingsPerCode { valuesReported.insert(key) }
+        report(kind, code, message(), row: row, line: line, column: column.name)
+    }
+
+    /// What the end of the file adds: the findings of each code past those listed, and a fall
+    /// back to Windows-1252 that no record read showed.
+    private func reportEnd() {
+        guard !endReported else { return }
+        endReported = true
+        if !encodingReported, tokenizer.windows1252Offset != nil {
+            encodingReported = true
+            findings.append(Finding(.resolved, "csv.encoding-fallback", Self.encodingMessage, at: SourceLocation(file: file)))
+        }
+        let replaced = tokenizer.utf16Replacements
+        if replaced > 0 {
+            findings.append(Finding(.dropped, "csv.encoding-utf16-broken", "\(replaced) unit\(replaced == 1 ? "" : "s") of the file's UTF-16 \(replaced == 1 ? "is" : "are") no character (a surrogate without its pair, or a last odd byte); each is read as �",
+                                    at: SourceLocation(file: file)))
+        }
+        for (code, more) in findingsNotListed.sorted(by: { $0.key < $1.key }) {
+            findings.append(Finding(more.kind, code, "\(more.count) more finding\(more.count == 1 ? "" : "s") of this code \(more.count == 1 ? "is" : "are") not listed (a file lists the first \(CSVLimits.findingsPerCode) of each)",
+                                    at: SourceLocation(file: file)))
+        }
+    }
+
+    private static let encodingMessage = "the file is not UTF-8 from here on; read as Windows-1252, the encoding of spreadsheets saved on Windows"
+
+    /// Reports, at the first character that is not UTF-8, that the file is read as
+    /// Windows-1252 from there (once, when the record holding it is read).
+    private func noteEncoding() {
+        // The tokenizer's offset first: it is read from a pointer, the flag with an access check.
+        guard tokenizer.windows1252Offset != nil, !encodingReported, let finding = Self.encodingFallback(tokenizer, file: file) else { return }
+        encodingReported = true
+        findings.append(finding)
+    }
+
+    /// `csv.encoding-fallback` at the first character that is not UTF-8, when it is in the
+    /// record `t` has just read.
+    private static func encodingFallback(_ t: CSVTokenizer, file: String) -> Finding? {
+        guard let offset = t.windows1252Offset, t.recordOffsets.upperBound > offset else { return nil }
+        let place = t.lineAndColumn(ofOffset: offset)
+        return Finding(.resolved, "csv.encoding-fallback", encodingMessage, at: SourceLocation(file: file, line: place?.line, column: place?.column))
+    }
+
+    /// `value`, cut to ``CSVLimits/quotedValueCharacters`` for a message.
+    static func quoted(_ value: String) -> String {
+        var end = value.startIndex
+        for _ in 0..<CSVLimits.quotedValueCharacters {
+            guard end < value.endIndex else { return value }
+            end = value.index(after: end)
+        }
+        return end == value.endIndex ? value : String(value[..<value.index(before: end)]) + "…"
     }
 
     /// A value its column cannot hold (in a row, or above the table when `row` is `nil`):
     /// reported once per column and text and left out, or, with `--strict`, the end.
     func bad(_ value: String, column: CSVColumn, expected: String, row: Int?, line: Int?) throws {
         if options.strict {
-            throw DiveError("csv.bad-value", "\"\(value)\" is not \(expected) (--strict stops at the first bad value)",
+            throw DiveError("csv.bad-value", "\"\(Self.quoted(value))\" is not \(expected) (--strict stops at the first bad value)",
                             at: SourceLocation(file: file, line: line, row: row, field: column.name))
         }
-        guard badReported.insert("\(column.index)|\(column.name)|\(value)").inserted else { return }
-        report(.dropped, "csv.bad-value", "\"\(value)\" is not \(expected); left out (here and wherever the column says the same)",
-               row: row, line: line, column: column.name)
+        reportValue(.dropped, "csv.bad-value", value, column: column, row: row, line: line,
+                    "\"\(Self.quoted(value))\" is not \(expected); left out (here and wherever the column says the same)")
+    }
+
+    /// A number that is no reading of its quantity: not finite (`1e999`), or outside
+    /// ``CSVLimits/Range`` once in the model's unit (`value`). `text` is the cell as written
+    /// (`nil` for a plain number read from its bytes). Reported once per column and text and
+    /// left out, or, with `--strict`, the end.
+    func outOfRange(_ text: String?, _ value: Double, _ quantity: CSVQuantity, column: CSVColumn, row: Int?, line: Int?) throws {
+        let written = text ?? CSVQuantity.format(value)
+        func message() -> String {
+            let range = quantity.range
+            let what = value.isFinite
+                ? "is \(CSVQuantity.format(value))\(quantity.unit), outside what \(quantity.noun) can be (\(CSVQuantity.format(range.lowerBound)) to \(CSVQuantity.format(range.upperBound))\(quantity.unit))"
+                : "is too large for any number (it reads as infinity)"
+            return "\"\(Self.quoted(written))\" in column \"\(column.name)\" \(what)"
+        }
+        if options.strict {
+            throw DiveError("csv.value-out-of-range", message() + " (--strict stops at the first bad value)",
+                            at: SourceLocation(file: file, line: line, row: row, field: column.name))
+        }
+        reportValue(.dropped, "csv.value-out-of-range", written, column: column, row: row, line: line, message() + "; left out")
+    }
+
+    /// A number written with digits other than 0 that reads as 0 (`1e-400`): it is closer to
+    /// 0 than any number a computer holds apart from 0.
+    func underflow(_ text: String, column: CSVColumn, row: Int?, line: Int?) {
+        reportValue(.resolved, "csv.number-underflow", text, column: column, row: row, line: line,
+                    "\"\(Self.quoted(text))\" in column \"\(column.name)\" is closer to 0 than any number a computer holds apart from 0; read as 0")
     }
 
     /// Values in fields past the table's last column have no column to be read by: the first
@@ -314,20 +458,28 @@ public final class CSVDiveReader: DiveSource {
     // MARK: Records the dives refer to
 
     /// The uuid of the `kind` record known by `key`, adding it with `add` the first time:
-    /// CSV records carry no ids, so theirs derive from what names them.
-    private func intern(_ kind: String, _ key: String, _ add: (String) -> Void) -> String {
+    /// CSV records carry no ids, so theirs derive from what names them. `nil`, reported at
+    /// `row` and `line`, for a record past ``CSVLimits/namedRecordBytes``.
+    private func intern(_ kind: String, _ key: String, named shown: String, row: Int?, line: Int?, _ add: (String) -> Void) -> String? {
         let name = "\(kind):\(key)"
         if let u = interned[name] { return u }
+        let cost = name.utf8.count + CSVLimits.namedRecordOverhead
+        guard internedBytes + cost <= namedRecordLimit else {
+            report(.dropped, "csv.too-many-names", "the \(kind) \"\(Self.quoted(shown))\" is not carried: the sites, people, trips and suits the file names take \(CSVTokenizer.size(namedRecordLimit)), the most one file's may",
+                   row: row, line: line)
+            return nil
+        }
+        internedBytes += cost
         let uuid = Identity.uuid5(namespace: Identity.csvNamespace, name: name)
         add(uuid)
         interned[name] = uuid
         return uuid
     }
 
-    func siteUUID(name: String?, location: String?, country: String?, position: Position?) -> String? {
+    func siteUUID(name: String?, location: String?, country: String?, position: Position?, row: Int?, line: Int?) -> String? {
         guard let siteName = name ?? location else { return nil }
         let key = [siteName, location ?? "", country ?? "", position.map { "\($0.latitude),\($0.longitude)" } ?? ""].joined(separator: "|")
-        return intern("site", key) { uuid in
+        return intern("site", key, named: siteName, row: row, line: line) { uuid in
             var site = Site(uuid: uuid, name: siteName)
             // A country is part of the place's name: the model has no member of its own for it.
             let place = [name == nil ? nil : location, country].compactMap { $0 }.joined(separator: ", ")
@@ -337,16 +489,16 @@ public final class CSVDiveReader: DiveSource {
         }
     }
 
-    func personUUID(_ name: String) -> String {
-        intern("person", name) { header.people.append(Person(uuid: $0, name: name)) }
+    func personUUID(_ name: String, row: Int?, line: Int?) -> String? {
+        intern("person", name, named: name, row: row, line: line) { header.people.append(Person(uuid: $0, name: name)) }
     }
 
-    func tripUUID(_ name: String) -> String {
-        intern("trip", name) { header.trips.append(Trip(uuid: $0, name: name)) }
+    func tripUUID(_ name: String, row: Int?, line: Int?) -> String? {
+        intern("trip", name, named: name, row: row, line: line) { header.trips.append(Trip(uuid: $0, name: name)) }
     }
 
-    func gearUUID(_ name: String, type: GearType?) -> String {
-        intern("gear", "\(type?.rawValue ?? ""):\(name)") { header.gear.append(GearItem(uuid: $0, name: name, type: type)) }
+    func gearUUID(_ name: String, type: GearType?, row: Int?, line: Int?) -> String? {
+        intern("gear", "\(type?.rawValue ?? ""):\(name)", named: name, row: row, line: line) { header.gear.append(GearItem(uuid: $0, name: name, type: type)) }
     }
 
     var strict: Bool { options.strict }

@@ -111,6 +111,12 @@ public struct CSVLayout: Sendable {
             let folded = key.lowercased()
             if folded.contains("interval") && !folded.contains("surface") {
                 if let q = CSVValues.quantity(Substring(v)), let seconds = (q.unit ?? .seconds).dimension == .time ? (q.unit ?? .seconds).toModel(q.value) : nil {
+                    // Samples are apart by some time, and no more than a dive lasts.
+                    guard seconds > 0, CSVLimits.Range.duration.contains(seconds) else {
+                        findings.append(Finding(.dropped, "csv.value-out-of-range", "the sample interval \"\(CSVDiveReader.quoted(v))\" \(seconds.isFinite ? "is \(CSVQuantity.format(seconds)) s" : "reads as an infinite number"), which no time between samples is (over 0, up to \(CSVQuantity.format(CSVLimits.Range.duration.upperBound)) s); not read",
+                                                at: SourceLocation(file: file, field: key)))
+                        return
+                    }
                     interval = seconds
                     return
                 }

@@ -33,8 +33,8 @@ public struct CSVStructureReport: Sendable {
 /// | `csv.encoding-fallback` | note | bytes that are not UTF-8, read as Windows-1252 |
 /// | `csv.more` | note | how many diagnostics of a code past the first 100 are not listed |
 ///
-/// Throws when the file cannot be read (`io.open`, `io.read`) or holds a record over
-/// ``CSVTokenizer/maximumRecordSize`` (`csv.record-too-long`).
+/// Throws when the file cannot be read (`io.open`, `io.read`) or passes a limit of
+/// ``CSVLimits`` (`csv.field-too-long`, `csv.record-too-long`, `csv.too-many-columns`).
 public func checkCSVStructure(path: String, displayName: String) throws -> CSVStructureReport {
     let tokenizer = try CSVTokenizer(path: path, displayName: displayName)
     let dialect = CSVDialect.sniff(tokenizer)

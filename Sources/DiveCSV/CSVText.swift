@@ -16,6 +16,23 @@ public enum CSVEncoding: String, Sendable, Hashable, CaseIterable, CustomStringC
 
     /// The encoding's usual name (`UTF-8`, `UTF-16LE`, `Windows-1252`…).
     public var description: String { rawValue }
+
+    /// UTF-16 without a byte-order mark, told by its zero bytes: text in any Latin script is
+    /// mostly characters under U+0100, whose high byte is 0. `.utf16LE` when 90 % of the odd
+    /// bytes of the first 512 are 0 and no even one is (`.utf16BE` the other way round); `nil`
+    /// for anything else, and for fewer than four bytes.
+    public static func unmarkedUTF16(_ bytes: some Collection<UInt8>) -> CSVEncoding? {
+        var zeros = (even: 0, odd: 0), count = 0
+        for (k, b) in bytes.prefix(512).enumerated() {
+            count += 1
+            if b == 0 { if k % 2 == 0 { zeros.even += 1 } else { zeros.odd += 1 } }
+        }
+        let pairs = count / 2
+        guard pairs >= 2 else { return nil }
+        if zeros.even == 0 && zeros.odd * 10 >= pairs * 9 { return .utf16LE }
+        if zeros.odd == 0 && zeros.even * 10 >= pairs * 9 { return .utf16BE }
+        return nil
+    }
 }
 
 /// Byte-level text helpers: byte-order marks, UTF-8 validation, and transcoding UTF-16 and

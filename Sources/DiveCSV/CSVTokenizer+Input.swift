@@ -17,13 +17,19 @@ extension CSVTokenizer {
         return try body(UnsafeRawBufferPointer(start: state.pointee.storage, count: n), state.pointee.exhausted && n == state.pointee.end)
     }
 
+    /// ``start()`` for bytes held in memory, whose reading cannot fail (only a file's read
+    /// throws); were it ever to, the input reads as empty rather than stopping the process.
+    func startInMemory() {
+        do { try start() } catch { state.pointee.exhausted = true }
+    }
+
     /// Reads the first bytes, settles the encoding from a byte-order mark, and decodes the
     /// first ``sampleSize`` bytes of text.
     func start() throws {
         if case .decoded = decoding {
             if case .memory(let bytes) = source {
                 ensureCapacity(bytes.count)
-                bytes.withUnsafeBytes { state.pointee.storage.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                bytes.withUnsafeBytes { if let base = $0.baseAddress { state.pointee.storage.copyMemory(from: base, byteCount: $0.count) } }
                 state.pointee.end = bytes.count
             }
             state.pointee.exhausted = true
@@ -38,7 +44,11 @@ extension CSVTokenizer {
             got += n
         }
         let head = UnsafeRawBufferPointer(start: scratch, count: got)
-        let (detected, markLength) = CSVText.byteOrderMark(head) ?? (.utf8, 0)
+        var (detected, markLength) = CSVText.byteOrderMark(head) ?? (.utf8, 0)
+        if markLength == 0, let utf16 = CSVEncoding.unmarkedUTF16(head) {
+            detected = utf16
+            isUnmarkedUTF16 = true
+        }
         state.pointee.encoding = detected
         let body = UnsafeRawBufferPointer(rebasing: head[markLength...])
         switch detected {

@@ -7,7 +7,8 @@ import DiveCore
 
 /// Splits CSV text into records and fields, streaming: the file is read in chunks of
 /// ``chunkSize`` bytes and never held whole, so memory stays flat whatever its size (it
-/// grows only to hold the longest record).
+/// grows only to hold the longest record, which ``CSVLimits`` bounds: a field, a record or a
+/// field count past its limit stops the read with a located error as soon as it is seen).
 ///
 /// Quoting follows RFC 4180 — a field that starts with `"` runs to the next lone `"`, `""`
 /// inside it is one quote, and it may hold delimiters and line breaks — and lines may end in
@@ -32,9 +33,9 @@ public final class CSVTokenizer {
     public static let chunkSize = 256 * 1024
     /// How much decoded text is available to ``withSample(_:)`` before the first record is read.
     public static let sampleSize = 64 * 1024
-    /// A record longer than this stops the read (`csv.record-too-long`): it is almost always a
-    /// quote that is never closed, and holding it would break the promise of flat memory.
-    public static let maximumRecordSize = 64 * 1024 * 1024
+    /// The most issues of one record kept in ``issues`` besides an unterminated quote: a line
+    /// of stray quotes would otherwise cost memory and time for each.
+    static let issuesPerRecord = 16
 
     /// Something RFC 4180 does not allow, found in the current record and read anyway.
     public struct Issue: Sendable, Hashable {
@@ -78,13 +79,25 @@ public final class CSVTokenizer {
     /// while the file is UTF-8. ``recordOffsets`` and ``lineAndColumn(ofOffset:)`` place it.
     public var windows1252Offset: Int? { state.pointee.windows1252Offset }
 
+    /// True when the file is UTF-16 without a byte-order mark, told by its zero bytes (see
+    /// ``CSVEncoding/unmarkedUTF16(_:)``).
+    public internal(set) var isUnmarkedUTF16 = false
+
+    /// How many unpaired surrogates (and a last odd byte) of a UTF-16 file have been read as
+    /// U+FFFD so far.
+    public var utf16Replacements: Int {
+        if case .utf16(let transcoder) = decoding { return transcoder.replacements }
+        return 0
+    }
+
     /// The current record's number, 1-based, counting every record from the start of the file
     /// (blank lines and any preamble included). 0 before the first ``next()``.
     public var row: Int { state.pointee.row }
     /// The line the current record starts on, 1-based. A quoted field holding line breaks
     /// makes a record span several lines, so ``row`` and ``line`` differ.
     public var line: Int { state.pointee.line }
-    /// What RFC 4180 does not allow in the current record, in the order it was found.
+    /// What RFC 4180 does not allow in the current record, in the order it was found: the first
+    /// 16 stray quotes and texts after a closing quote, and a quote never closed.
     public private(set) var issues: [Issue] = []
     /// The number of fields in the current record (1 for a blank line).
     public var fieldCount: Int { state.pointee.count }
@@ -155,16 +168,31 @@ public final class CSVTokenizer {
         /// The current record's fields, relative to `recordStart`.
         var spans: UnsafeMutablePointer<Span>
         var spanCapacity: Int
+        /// The fields counted in the current record; only the first `fieldCountLimit` are kept.
         var count = 0
+        /// ``CSVLimits/columns`` (lowered by tests, lifted for the sniffer's sample).
+        var fieldCountLimit: Int
+        /// ``CSVLimits/fieldBytes`` and ``CSVLimits/recordBytes`` (lowered by tests).
+        var fieldSizeLimit = CSVLimits.fieldBytes
+        var recordSizeLimit = CSVLimits.recordBytes
+        /// The decoded offset of the first field past `fieldCountLimit` in the current record.
+        var firstFieldPastLimit = 0
 
         @inline(__always)
         mutating func appendField(_ start: Int, _ end: Int, _ flags: UInt8) {
-            if count == spanCapacity {
-                let grown = UnsafeMutablePointer<Span>.allocate(capacity: spanCapacity * 2)
+            if count >= spanCapacity {
+                guard spanCapacity < fieldCountLimit else {
+                    // Past the limit: counted, not kept (``next()`` refuses the record).
+                    if count == fieldCountLimit { firstFieldPastLimit = base + start }
+                    count += 1
+                    return
+                }
+                let capacity = Swift.min(spanCapacity * 2, fieldCountLimit)
+                let grown = UnsafeMutablePointer<Span>.allocate(capacity: capacity)
                 grown.moveInitialize(from: spans, count: count)
                 spans.deallocate()
                 spans = grown
-                spanCapacity *= 2
+                spanCapacity = capacity
             }
             spans[count] = Span(start: start - recordStart, end: end - recordStart, flags: flags)
             count += 1
@@ -177,29 +205,48 @@ public final class CSVTokenizer {
     private let quotedStops: UnsafeMutablePointer<UInt8>
     /// Unescaped bytes of the field last read through ``withFieldBytes(_:_:)``.
     private var unescaped: [UInt8] = []
-    /// ``maximumRecordSize``, lowered by tests.
-    var recordSizeLimit = CSVTokenizer.maximumRecordSize
+    /// ``CSVLimits/recordBytes``, lowered by tests.
+    var recordSizeLimit: Int {
+        get { state.pointee.recordSizeLimit }
+        set { state.pointee.recordSizeLimit = newValue }
+    }
+    /// ``CSVLimits/fieldBytes``, lowered by tests.
+    var fieldSizeLimit: Int {
+        get { state.pointee.fieldSizeLimit }
+        set { state.pointee.fieldSizeLimit = newValue }
+    }
+    /// ``CSVLimits/columns``, lowered by tests.
+    var fieldCountLimit: Int {
+        get { state.pointee.fieldCountLimit }
+        set { state.pointee.fieldCountLimit = newValue }
+    }
 
     private static let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Opens `path` (`-` for standard input) and reads its first ``sampleSize`` bytes, so the
     /// encoding is known and ``withSample(_:)`` can serve the dialect sniffer.
     public convenience init(path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ",")) throws {
-        try self.init(source: .file(InputFile(path: path, displayName: displayName)), displayName: displayName, delimiter: delimiter, decoded: false)
+        self.init(source: .file(try InputFile(path: path, displayName: displayName)), displayName: displayName, delimiter: delimiter, decoded: false)
+        try start()
     }
 
     /// Tokenizes bytes held in memory, detecting their encoding as for a file.
     public convenience init(bytes: [UInt8], displayName: String = "<input>", delimiter: UInt8 = UInt8(ascii: ",")) {
-        // Reading from memory cannot fail.
-        try! self.init(source: .memory(bytes), displayName: displayName, delimiter: delimiter, decoded: false)
+        self.init(source: .memory(bytes), displayName: displayName, delimiter: delimiter, decoded: false)
+        startInMemory()
     }
 
-    /// Tokenizes text that is already UTF-8, as is (the sniffer's sample).
+    /// Tokenizes text that is already UTF-8, as is (the sniffer's sample). The sample is at
+    /// most ``sampleSize`` bytes, so its records may have any number of fields: the sniffer
+    /// sees a header too wide to read as it is, and the reader refuses it.
     convenience init(decoded bytes: UnsafeRawBufferPointer, delimiter: UInt8) {
-        try! self.init(source: .memory(Array(bytes)), displayName: "<sample>", delimiter: delimiter, decoded: true)
+        self.init(source: .memory(Array(bytes)), displayName: "<sample>", delimiter: delimiter, decoded: true)
+        state.pointee.fieldCountLimit = .max
+        startInMemory()
     }
 
-    private init(source: Source, displayName: String, delimiter: UInt8, decoded: Bool) throws {
+    /// Sets up the buffers; ``start()`` then reads the first bytes.
+    private init(source: Source, displayName: String, delimiter: UInt8, decoded: Bool) {
         self.source = source
         self.displayName = displayName
         self.delimiter = delimiter
@@ -207,13 +254,13 @@ public final class CSVTokenizer {
         let capacity = decoded ? 4096 : Self.chunkSize * 4
         state = .allocate(capacity: 1)
         state.initialize(to: State(storage: .allocate(byteCount: capacity, alignment: 16), capacity: capacity,
-                                   delimiter: delimiter, spans: .allocate(capacity: 64), spanCapacity: 64))
+                                   delimiter: delimiter, spans: .allocate(capacity: 64), spanCapacity: 64,
+                                   fieldCountLimit: CSVLimits.columns))
         scratch = .allocate(byteCount: decoded ? 16 : Self.chunkSize + 16, alignment: 16)
         unquotedStops = .allocate(capacity: 256)
         quotedStops = .allocate(capacity: 256)
         buildTables()
         if decoded { decoding = .decoded }
-        try start()
     }
 
     deinit {
@@ -237,9 +284,28 @@ public final class CSVTokenizer {
 
     /// Reads the next record. Returns `false` at the end of the input.
     ///
-    /// Throws `io.read` when the file cannot be read and `csv.record-too-long` for a record
-    /// over ``maximumRecordSize``.
+    /// Throws `io.read` when the file cannot be read, and past a limit of ``CSVLimits``:
+    /// `csv.field-too-long` for a field over ``CSVLimits/fieldBytes``, `csv.record-too-long` for
+    /// a record over ``CSVLimits/recordBytes``, `csv.too-many-columns` for a record of more than
+    /// ``CSVLimits/columns`` fields. Each is thrown as soon as the text read shows it, so no
+    /// more than the limit is ever held.
     public func next() throws -> Bool {
+        guard try scanRecord() else { return false }
+        let st = state
+        if st.pointee.count > st.pointee.fieldCountLimit { throw tooManyFields() }
+        // A field can only be too long in a record that is.
+        let fieldSizeLimit = st.pointee.fieldSizeLimit
+        if st.pointee.recordEndOffset - (st.pointee.base + st.pointee.recordStart) > fieldSizeLimit {
+            for k in 0..<st.pointee.count {
+                let span = st.pointee.spans[k]
+                if span.end - span.start > fieldSizeLimit { throw fieldTooLong(startingAt: span.start + st.pointee.recordStart, quoted: span.flags & Self.quoted != 0) }
+            }
+        }
+        return true
+    }
+
+    /// Reads the next record into `state`, whatever its size; `false` at the end of the input.
+    private func scanRecord() throws -> Bool {
         let st = state
         st.pointee.count = 0
         if st.pointee.hasIssues {
@@ -389,15 +455,20 @@ public final class CSVTokenizer {
                 continue scan
             }
 
-            // The record runs past the text read so far.
+            // The record runs past the text read so far: before reading more, it must be within
+            // the limits.
             let shift = compact(keepFrom: st.pointee.recordStart)
             i -= shift; fieldStart -= shift; st.pointee.recordStart -= shift
             if st.pointee.end - st.pointee.recordStart > recordSizeLimit {
                 throw DiveError("csv.record-too-long",
-                                "the record starting on line \(line) runs past \(recordSizeLimit >> 20) MiB without ending"
+                                "the record starting on line \(line) runs past \(Self.size(recordSizeLimit)) without ending"
                                 + (mode == .quoted ? "; the quote opened on line \(quoteLine) is probably never closed" : ""),
                                 at: SourceLocation(file: displayName, line: line))
             }
+            if mode != .fieldStart, i - fieldStart > fieldSizeLimit {
+                throw fieldTooLong(startingAt: fieldStart, quoted: p[fieldStart] == Self.quote)
+            }
+            if st.pointee.count > st.pointee.fieldCountLimit { throw tooManyFields() }
             if try fill() { continue scan }
 
             // End of input: the last record ends without a line break.
@@ -421,6 +492,34 @@ public final class CSVTokenizer {
 
     private enum Mode { case fieldStart, unquoted, quoted, closingQuote }
 
+    // MARK: Limits
+
+    /// `csv.field-too-long` for the field starting at `start` (in `storage`, in the current record).
+    private func fieldTooLong(startingAt start: Int, quoted: Bool) -> DiveError {
+        let place = self.place(ofOffset: state.pointee.base + start)
+        let what = quoted ? "the quoted field opened here" : "the field starting here"
+        return DiveError("csv.field-too-long",
+                         "\(what) runs past \(Self.size(fieldSizeLimit)), longer than any value of a dive log"
+                         + (quoted ? " (is its quote ever closed?)" : "") + "; the file is not read",
+                         at: SourceLocation(file: displayName, line: place.line, column: place.column))
+    }
+
+    /// `csv.too-many-columns` at the first field past the limit in the current record.
+    private func tooManyFields() -> DiveError {
+        let limit = state.pointee.fieldCountLimit
+        let place = self.place(ofOffset: state.pointee.firstFieldPastLimit)
+        return DiveError("csv.too-many-columns",
+                         "the record starting on line \(line) has more than \(limit) fields (field \(limit + 1) starts here); no dive log has so many columns, so the file is not read",
+                         at: SourceLocation(file: displayName, line: place.line, column: place.column))
+    }
+
+    /// `1 MiB`, `64 KiB`, `100 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
     /// The high bit of each byte of `word` that is the delimiter (repeated in every byte of
     /// `delimiter`), a quote, CR or LF.
     @inline(__always)
@@ -443,8 +542,13 @@ public final class CSVTokenizer {
         st.pointee.recordEndOffset = st.pointee.base + i + 1
     }
 
+    // Out of line: its access to `issues` (checked for exclusivity) stays off the scan's path.
+    @inline(never)
     private func addIssue(_ kind: Issue.Kind, at offset: Int, line: Int, lineStart: Int) {
         state.pointee.hasIssues = true
+        // Each issue's column is counted from its line's start: a line of stray quotes would
+        // cost time and memory for each.
+        guard kind == .unterminatedQuote || issues.count < Self.issuesPerRecord else { return }
         issues.append(Issue(kind: kind, field: state.pointee.count, line: line, column: column(of: offset, lineStart: lineStart)))
     }
 
@@ -482,6 +586,12 @@ public final class CSVTokenizer {
     /// The line and column of decoded `offset` when it lies in the current record.
     public func lineAndColumn(ofOffset offset: Int) -> (line: Int, column: Int)? {
         guard recordOffsets.contains(offset) else { return nil }
+        return place(ofOffset: offset)
+    }
+
+    /// The line and column of decoded `offset`, in the current record as far as it has been
+    /// read (between its start and the end of the text in the buffer).
+    private func place(ofOffset offset: Int) -> (line: Int, column: Int) {
         let st = state.pointee
         var lineNumber = st.line
         var start = st.base + st.recordStart

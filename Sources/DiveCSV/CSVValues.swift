@@ -51,6 +51,19 @@ public enum CSVValues {
         return Double(Substring(u[start..<end]))
     }
 
+    /// True when the number `text` starts with has a digit other than 0 (`1e-400`, unlike
+    /// `0.0`): one that reads as 0 only because no `Double` is so close to 0.
+    static func hasNonZeroDigit(_ text: Substring) -> Bool {
+        for b in text.utf8.drop(while: { $0 == 0x20 || $0 == 0x09 }) {
+            switch b {
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): return true
+            case UInt8(ascii: "0"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ","): continue
+            default: return false
+            }
+        }
+        return false
+    }
+
     /// A number followed by a unit, as some writers put both in one cell: `28.0 ℃`, `18m`,
     /// `3000 psi`, `8.0 m / 26 ft` (the first of two spellings is taken). A bare number comes
     /// back with a `nil` unit; text that is neither is `nil`.
@@ -188,7 +201,7 @@ public enum CSVValues {
         var second = 0
         var fraction: String?
         if parts.count == 3 {
-            let sec = parts[2].split(separator: ".", maxSplits: 1)
+            let sec = parts[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
             guard let whole = Int(sec[0]), sec[0].count == 2 else { return nil }
             second = whole
             if sec.count == 2 { fraction = String(sec[1]) }

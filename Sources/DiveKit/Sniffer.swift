@@ -33,6 +33,12 @@ public enum Sniffer {
             let ascii = stride(from: 2, to: bytes.count - 1, by: 2).map { bytes.starts(with: [0xFF, 0xFE]) ? bytes[$0] : bytes[$0 + 1] }
             return sniff(ascii, isWholeInput: isWholeInput)
         }
+        if let utf16 = CSVEncoding.unmarkedUTF16(bytes) {
+            // UTF-16 without a byte-order mark: the CSV reader tells it by its zero bytes, so a
+            // table in it is CSV (every other byte is its text).
+            let ascii = stride(from: 0, to: bytes.count - 1, by: 2).map { utf16 == .utf16LE ? bytes[$0] : bytes[$0 + 1] }
+            if case .format(.csv) = sniff(ascii, isWholeInput: isWholeInput) { return .format(.csv) }
+        }
         func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
         skipSpace()
         guard i < bytes.count else { return .unknown }
