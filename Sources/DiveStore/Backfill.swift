@@ -187,7 +187,7 @@ struct Backfill {
         if near.count > 1 {
             let both = near.filter(named.contains)
             if both.count == 1 { return both[0] }
-            ambiguous.append(BackfillChange(code: "site-ambiguous", message: "\(label): \(near.count) sites lie within \(Int(radius)) m; not matched"))
+            ambiguous.append(BackfillChange(code: "site-ambiguous", message: "\(label): \(near.count) sites lie within \(radius.isFinite && abs(radius) < 1e15 ? String(Int(radius)) : String(radius)) m; not matched"))
             return nil
         }
         // A site of the same name is it when it lies in the same waters — within 10 km (a log

@@ -15,9 +15,31 @@ struct RowWriter {
     private var known: Set<String> = []
     /// The logbook's ids of the files a umilog export lists (``LogbookState``), by digest.
     var restoredFiles: [String: Int64] = [:]
+    /// The longest text a column takes (``StoreLimits/textBytes``).
+    let textBytes: Int
 
-    init(db: Database, header: LogbookHeader, file: String) {
-        self.db = db; self.header = header; self.file = file
+    init(db: Database, header: LogbookHeader, file: String, textBytes: Int = StoreLimits.standard.textBytes) {
+        self.db = db; self.header = header; self.file = file; self.textBytes = textBytes
+    }
+
+    /// `text`, or nil when it is longer than a column takes: left out, and reported as `what`
+    /// at `location` (`store.value-too-long`).
+    mutating func fitting(_ text: String?, _ what: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation) -> String? {
+        guard let text, text.utf8.count > textBytes else { return text }
+        findings.append(Finding(.dropped, "store.value-too-long", "\(what()): \(text.utf8.count) bytes of text, more than the \(textBytes) the logbook keeps in one text; left out", at: location()))
+        return nil
+    }
+
+    /// `list` without the texts longer than a column takes, each reported as `what` at `location`.
+    mutating func fitting(_ list: [String], _ what: String, at location: SourceLocation) -> [String] {
+        list.compactMap { fitting($0, what, at: location) }
+    }
+
+    /// A name the record cannot be stored without: longer than a column takes fails the file.
+    func required(_ name: String, of what: @autoclosure () -> String, at path: String) throws -> String {
+        guard name.utf8.count > textBytes else { return name }
+        throw DiveError("store.value-too-long", "the name of \(what()): \(name.utf8.count) bytes of text, more than the \(textBytes) the logbook keeps in one text; nothing of the file was imported",
+                        at: SourceLocation(file: file, path: path))
     }
 
     /// A finding about `dive`, at its file, line and record path.
@@ -38,9 +60,13 @@ struct RowWriter {
             report(dive, "store.value-refused", "\(what) \(value) is not \(rule); left out")
         }
         if let r = d.rating, !(1...5).contains(r) { refuse("the rating", r, "1 to 5"); d.rating = nil }
-        if let v = d.maxDepth, v < 0 { refuse("the maximum depth", v, "a depth (0 m or more)"); d.maxDepth = nil }
-        if let v = d.avgDepth, v < 0 { refuse("the average depth", v, "a depth (0 m or more)"); d.avgDepth = nil }
-        if let v = d.submergedTime, v < 0 { refuse("the duration", v, "a duration (0 s or more)"); d.submergedTime = nil }
+        // Depths and durations within what the readers take (``InputLimits/Range``): a reader
+        // that does not bound them (DiveJSON) cannot store a dive of 10^18 s, which no sum or
+        // conversion that follows (stats, the writers) could hold.
+        let deepest = InputLimits.Range.depthMetres.upperBound.doubleValue, longest = InputLimits.Range.diveSeconds.upperBound.doubleValue
+        if let v = d.maxDepth, v < 0 || v > deepest { refuse("the maximum depth", v, "a depth (0 to 11,000 m)"); d.maxDepth = nil }
+        if let v = d.avgDepth, v < 0 || v > deepest { refuse("the average depth", v, "a depth (0 to 11,000 m)"); d.avgDepth = nil }
+        if let v = d.submergedTime, v < 0 || Double(v) > longest { refuse("the duration", v, "a duration (0 s to 10 days)"); d.submergedTime = nil }
         if let p = d.entryPosition, !Self.valid(p) { refuse("the entry position", "\(p.latitude), \(p.longitude)", "a position on Earth"); d.entryPosition = nil }
         if let p = d.exitPosition, !Self.valid(p) { refuse("the exit position", "\(p.latitude), \(p.longitude)", "a position on Earth"); d.exitPosition = nil }
         for k in d.cylinders.indices {
@@ -48,6 +74,40 @@ struct RowWriter {
             if let v = d.cylinders[k].helium, !(0...100).contains(v) { refuse("cylinder \(k + 1)'s helium", v, "a percentage"); d.cylinders[k].helium = nil }
         }
         for k in d.sightings.indices { if let c = d.sightings[k].count, c < 0 { refuse("a sighting's count", c, "a count"); d.sightings[k].count = nil } }
+        // A number that is not finite is no reading (and SQLite would store NaN as nothing).
+        func finite(_ what: String, _ value: inout Double?) {
+            if let v = value, !v.isFinite { refuse(what, v, "a finite number"); value = nil }
+        }
+        finite("the maximum depth", &d.maxDepth); finite("the average depth", &d.avgDepth)
+        finite("the water temperature", &d.bottomTemperature); finite("the air temperature", &d.airTemperature)
+        finite("the visibility", &d.visibility); finite("the weight", &d.weight)
+        for k in d.cylinders.indices {
+            finite("cylinder \(k + 1)'s volume", &d.cylinders[k].volume)
+            finite("cylinder \(k + 1)'s start pressure", &d.cylinders[k].startPressure)
+            finite("cylinder \(k + 1)'s end pressure", &d.cylinders[k].endPressure)
+            finite("cylinder \(k + 1)'s ppO2 limit", &d.cylinders[k].ppo2Limit)
+        }
+        // Text longer than a column takes: left out, the rest of the dive kept.
+        let at = SourceLocation(file: file, line: dive.provenance?.line, path: dive.sourcePath(else: 0))
+        func located(_ member: String) -> SourceLocation { var l = at; l.path = (l.path ?? "") + "/" + member; return l }
+        d.notes = fitting(d.notes, "the dive's notes", at: located("notes"))
+        d.boatName = fitting(d.boatName, "the boat's name", at: located("boat_name"))
+        d.tags = fitting(d.tags, "a tag", at: located("tags"))
+        for k in d.cylinders.indices {
+            d.cylinders[k].gasName = fitting(d.cylinders[k].gasName, "cylinder \(k + 1)'s gas name", at: located("cylinders/\(k)/gas_name"))
+        }
+        for k in d.sightings.indices {
+            d.sightings[k].notes = fitting(d.sightings[k].notes, "a sighting's notes", at: located("sightings/\(k)/notes"))
+        }
+        for k in d.recordings.indices {
+            guard var device = d.recordings[k].device else { continue }
+            let base = "recordings/\(k)/device"
+            device.brand = fitting(device.brand, "the device's brand", at: located(base + "/brand"))
+            device.model = fitting(device.model, "the device's model", at: located(base + "/model"))
+            device.serial = fitting(device.serial, "the device's serial number", at: located(base + "/serial"))
+            device.name = fitting(device.name, "the device's name", at: located(base + "/name"))
+            d.recordings[k].device = device
+        }
         return d
     }
 
@@ -81,11 +141,14 @@ struct RowWriter {
         }
         if position != nil { rest.position = nil }
         var h = LogbookHeader(); h.sites = [rest]
-        try db.execute(sql: "INSERT INTO site (id, name, lat, lon, tags, kind, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [s.uuid, s.name, position?.latitude, position?.longitude, Self.json(s.tags), kind, try Detail.text(of: "sites", in: h)])
-        for (k, alias) in s.otherNames.enumerated() {
-            try db.execute(sql: "INSERT INTO site_alias (site_id, position, alias, normalized) VALUES (?, ?, ?, ?)",
-                           arguments: [s.uuid, k, alias, Names.normalized(alias)])
+        let at = SourceLocation(file: file, path: "sites/\(s.uuid)")
+        let name = try required(s.name, of: "site \(s.uuid)", at: "sites/\(s.uuid)")
+        let tags = fitting(s.tags, "a tag of site \"\(s.name.prefix(80))\"", at: at)
+        try db.write("INSERT INTO site (id, name, lat, lon, tags, kind, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     [s.uuid, name, position?.latitude, position?.longitude, Self.json(tags), kind, try Detail.text(of: "sites", in: h)])
+        for (k, alias) in fitting(s.otherNames, "another name of site \"\(s.name.prefix(80))\"", at: at).enumerated() {
+            try db.write("INSERT INTO site_alias (site_id, position, alias, normalized) VALUES (?, ?, ?, ?)",
+                         [s.uuid, k, alias, Names.normalized(alias)])
         }
         return true
     }
@@ -96,8 +159,10 @@ struct RowWriter {
         var rest = t
         rest.notes = nil
         var h = LogbookHeader(); h.trips = [rest]
-        try db.execute(sql: "INSERT INTO trip (id, name, notes, detail) VALUES (?, ?, ?, ?)",
-                       arguments: [t.uuid, t.name, t.notes, try Detail.text(of: "trips", in: h)])
+        let at = SourceLocation(file: file, path: "trips/\(t.uuid)")
+        let row: [(any DatabaseValueConvertible)?] = [t.uuid, try required(t.name, of: "trip \(t.uuid)", at: "trips/\(t.uuid)"),
+            fitting(t.notes, "the notes of trip \"\(t.name.prefix(80))\"", at: at), try Detail.text(of: "trips", in: h)]
+        try db.write("INSERT INTO trip (id, name, notes, detail) VALUES (?, ?, ?, ?)", row)
         for p in t.people { _ = try person(p.personUUID) }
         return true
     }
@@ -108,8 +173,11 @@ struct RowWriter {
         var rest = p
         rest.email = nil; rest.phone = nil; rest.notes = nil
         var h = LogbookHeader(); h.people = [rest]
-        try db.execute(sql: "INSERT INTO person (id, name, email, phone, notes, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [p.uuid, p.name, p.email, p.phone, p.notes, try Detail.text(of: "people", in: h)])
+        let at = SourceLocation(file: file, path: "people/\(p.uuid)")
+        let who = "\"\(p.name.prefix(80))\""
+        let row: [(any DatabaseValueConvertible)?] = [p.uuid, try required(p.name, of: "person \(p.uuid)", at: "people/\(p.uuid)"), fitting(p.email, "the email of \(who)", at: at),
+            fitting(p.phone, "the phone number of \(who)", at: at), fitting(p.notes, "the notes on \(who)", at: at), try Detail.text(of: "people", in: h)]
+        try db.write("INSERT INTO person (id, name, email, phone, notes, detail) VALUES (?, ?, ?, ?, ?, ?)", row)
         return true
     }
 
@@ -119,8 +187,11 @@ struct RowWriter {
         var rest = g
         rest.type = nil; rest.brand = nil; rest.serial = nil
         var h = LogbookHeader(); h.gear = [rest]
-        try db.execute(sql: "INSERT INTO gear (id, name, type, brand, serial, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [g.uuid, g.name, g.type?.rawValue, g.brand, g.serial, try Detail.text(of: "gear", in: h)])
+        let at = SourceLocation(file: file, path: "gear/\(g.uuid)")
+        let row: [(any DatabaseValueConvertible)?] = [g.uuid, try required(g.name, of: "gear item \(g.uuid)", at: "gear/\(g.uuid)"), g.type?.rawValue,
+            fitting(g.brand, "the brand of gear item \"\(g.name.prefix(80))\"", at: at),
+            fitting(g.serial, "the serial number of gear item \"\(g.name.prefix(80))\"", at: at), try Detail.text(of: "gear", in: h)]
+        try db.write("INSERT INTO gear (id, name, type, brand, serial, detail) VALUES (?, ?, ?, ?, ?, ?)", row)
         return true
     }
 
@@ -133,8 +204,10 @@ struct RowWriter {
             catalogRecordMissing("species \"\(s.scientificName ?? s.commonName ?? s.uuid)\"", marked, path: "species/\(s.uuid)")
         }
         var h = LogbookHeader(); h.species = [rest]
-        try db.execute(sql: "INSERT INTO species (id, scientific_name, common_name, kind, detail) VALUES (?, ?, ?, 'log', ?)",
-                       arguments: [s.uuid, s.scientificName, s.commonName, try Detail.text(of: "species", in: h)])
+        let at = SourceLocation(file: file, path: "species/\(s.uuid)")
+        let row: [(any DatabaseValueConvertible)?] = [s.uuid, fitting(s.scientificName, "the scientific name of species \(s.uuid)", at: at),
+            fitting(s.commonName, "the common name of species \(s.uuid)", at: at), try Detail.text(of: "species", in: h)]
+        try db.write("INSERT INTO species (id, scientific_name, common_name, kind, detail) VALUES (?, ?, ?, 'log', ?)", row)
         return true
     }
 
@@ -153,7 +226,9 @@ struct RowWriter {
         default: return false
         }
         guard let node = try DiveJSONFragment.node(of: h)[kind]?.elements.first else { return false }
-        try db.execute(sql: "INSERT INTO logbook_record (kind, id, name, detail) VALUES (?, ?, ?, ?)", arguments: [kind, uuid, name, node.compactText])
+        let at = SourceLocation(file: file, path: "\(kind)/\(uuid)")
+        let row: [(any DatabaseValueConvertible)?] = [kind, uuid, fitting(name, "the name of \(kind) record \(uuid)", at: at), node.compactText]
+        try db.write("INSERT INTO logbook_record (kind, id, name, detail) VALUES (?, ?, ?, ?)", row)
         return true
     }
 
@@ -177,7 +252,9 @@ struct RowWriter {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM logbook_record WHERE kind = 'diver')") != true {
                 var h = LogbookHeader(); h.diver = diver
                 guard let node = try DiveJSONFragment.node(of: h)["diver"] else { return }
-                try db.execute(sql: "INSERT INTO logbook_record (kind, id, name, detail) VALUES ('diver', ?, ?, ?)", arguments: [id, diver.name, node.compactText])
+                let at = SourceLocation(file: file, path: "diver")
+                let row: [(any DatabaseValueConvertible)?] = [id, fitting(diver.name, "the diver's name", at: at), node.compactText]
+                try db.write("INSERT INTO logbook_record (kind, id, name, detail) VALUES ('diver', ?, ?, ?)", row)
             }
         }
     }
@@ -202,7 +279,7 @@ struct RowWriter {
                     if let current, current != c {
                         siteState(s, "store.state-kept", "site \"\(s.name)\" is matched to site \(c) in the file, to site \(current) in the logbook; the logbook's match is kept")
                     } else {
-                        try db.execute(sql: "UPDATE site SET canonical_site_id = ? WHERE id = ?", arguments: [c, s.uuid])
+                        try db.write("UPDATE site SET canonical_site_id = ? WHERE id = ?", [c, s.uuid])
                     }
                 } else {
                     siteState(s, "store.state-unresolved", "site \"\(s.name)\" is marked as matched to site \(c), which neither the logbook nor the file holds; left unmatched")
@@ -214,7 +291,7 @@ struct RowWriter {
                     if let current, current != l {
                         siteState(s, "store.state-kept", "site \"\(s.name)\" is \(l) in the file, \(current) in the logbook; the logbook's is kept")
                     } else if current == nil {
-                        try db.execute(sql: "INSERT INTO list_state (site_id, state) VALUES (?, ?)", arguments: [s.uuid, l])
+                        try db.write("INSERT INTO list_state (site_id, state) VALUES (?, ?)", [s.uuid, l])
                     }
                 } else {
                     siteState(s, "store.state-unresolved", "site \"\(s.name)\" has the list state \"\(l)\", which is not visited, wishlist or planned; left out")
@@ -257,10 +334,10 @@ struct RowWriter {
     /// Inserts the dive's rows (its references already resolved).
     mutating func insert(_ dive: Dive, source: Int64?) throws {
         let columns = Self.columns(of: dive)
-        try db.cachedStatement(sql: """
+        try db.write("""
             INSERT INTO dive (id, \(columns.map(\.0).joined(separator: ", ")), detail)
             VALUES (?, \(Array(repeating: "?", count: columns.count).joined(separator: ", ")), ?)
-            """).execute(arguments: StatementArguments([dive.uuid] + columns.map(\.1) + [try Self.detail(of: dive)]))
+            """, [dive.uuid] + columns.map(\.1) + [try Self.detail(of: dive)])
         try insertParts(of: dive, appending: false, source: source)
     }
 
@@ -313,12 +390,12 @@ struct RowWriter {
             rest.role = nil
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.people = [rest]
             let detail = p.extensions == nil ? nil : try Detail.text(of: "people", in: holder)
-            try db.cachedStatement(sql: "INSERT INTO dive_person (dive_id, position, person_id, role, detail) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [dive.uuid, personBase + k, p.personUUID, p.role?.rawValue, detail])
+            try db.write("INSERT INTO dive_person (dive_id, position, person_id, role, detail) VALUES (?, ?, ?, ?, ?)",
+                         [dive.uuid, personBase + k, p.personUUID, p.role?.rawValue, detail])
         }
         let gearBase = try base("dive_gear")
         for (k, g) in dive.gearUUIDs.enumerated() {
-            try db.cachedStatement(sql: "INSERT INTO dive_gear (dive_id, position, gear_id) VALUES (?, ?, ?)").execute(arguments: [dive.uuid, gearBase + k, g])
+            try db.write("INSERT INTO dive_gear (dive_id, position, gear_id) VALUES (?, ?, ?)", [dive.uuid, gearBase + k, g])
         }
         let sightingBase = try base("sighting")
         for (k, s) in dive.sightings.enumerated() {
@@ -331,8 +408,8 @@ struct RowWriter {
             }
             var holder = Dive(uuid: dive.uuid, startedAt: nil); holder.sightings = [rest]
             let detail = rest.extensions == nil ? nil : try Detail.text(of: "sightings", in: holder)
-            try db.cachedStatement(sql: "INSERT INTO sighting (dive_id, position, species_id, logged_species_id, count, abundance, notes, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [dive.uuid, sightingBase + k, s.speciesUUID, logged, s.count, s.abundance?.rawValue, s.notes, detail])
+            try db.write("INSERT INTO sighting (dive_id, position, species_id, logged_species_id, count, abundance, notes, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         [dive.uuid, sightingBase + k, s.speciesUUID, logged, s.count, s.abundance?.rawValue, s.notes, detail])
         }
     }
 
@@ -341,12 +418,12 @@ struct RowWriter {
         var rest = Cylinder()
         rest.extensions = c.extensions
         holder.cylinders = [rest]
-        try db.cachedStatement(sql: """
+        try db.write("""
             INSERT INTO cylinder (dive_id, position, volume, start_pressure, end_pressure, oxygen, helium, ppo2_limit, gas_number, role, usage, gear_id, gas_name, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [dive, position, c.volume, c.startPressure, c.endPressure, c.oxygen, c.helium, c.ppo2Limit, c.gasNumber,
-                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil,
-                                     c.extensions == nil ? nil : try Detail.text(of: "cylinders", in: holder)])
+            """, [dive, position, c.volume, c.startPressure, c.endPressure, c.oxygen, c.helium, c.ppo2Limit, c.gasNumber,
+                  c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil,
+                  c.extensions == nil ? nil : try Detail.text(of: "cylinders", in: holder)])
     }
 
     /// Inserts recording `r` of the dive at `position`, attributed to `source` (nil: to no file)
@@ -381,11 +458,11 @@ struct RowWriter {
         var holder = Dive(uuid: dive, startedAt: nil)
         holder.recordings = [rest]
         let detail = try Detail.text(of: "recordings", in: holder)
-        try db.cachedStatement(sql: """
+        try db.write("""
             INSERT INTO recording (dive_id, position, source_file_id, device_brand, device_model, device_serial, device_name, mode, sample_count, samples, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [dive, position, source, device?.brand, device?.model, device?.serial, device?.name,
-                                     r.mode?.rawValue, r.profile?.sampleCount ?? 0, blob.map { Data($0) }, detail])
+            """, [dive, position, source, device?.brand, device?.model, device?.serial, device?.name,
+                  r.mode?.rawValue, r.profile?.sampleCount ?? 0, blob.map { Data($0) }, detail])
     }
 
     static func json(_ list: [String]) -> String {

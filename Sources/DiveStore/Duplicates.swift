@@ -37,7 +37,7 @@ enum Duplicates {
                 agreed += 1
             }
             if let a = dive.submergedTime, let b = duration {
-                guard Double(abs(a - b)) <= max(Double(t.durationSeconds), t.durationFraction * Double(max(a, b))) else { continue }
+                guard abs(Double(a) - Double(b)) <= max(Double(t.durationSeconds), t.durationFraction * Double(max(a, b))) else { continue }
                 agreed += 1
             }
             guard agreed >= ((dateOnly || startTime == nil) ? 2 : 1) else { continue }

@@ -27,9 +27,13 @@ public struct ExportScope: Sendable, Hashable {
 /// dive's sources, backfill's decisions, the diver's site lists — under the `umilog` extension
 /// key (see ``LogbookState``), and the sites and species those refer to come along: a DiveJSON
 /// export made so is a backup that `import` restores.
+///
+/// The export reads one state of the logbook from start to end (a snapshot): an import or
+/// backfill running meanwhile is either wholly in it or not at all.
 public final class LogbookExport: DiveSource {
     public private(set) var header = LogbookHeader()
     private let store: LogbookStore
+    private let snapshot: DatabaseSnapshot
     private let ids: [String]
     private var next_ = 0
     private var findings: [Finding] = []
@@ -43,6 +47,8 @@ public final class LogbookExport: DiveSource {
     public init(store: LogbookStore, scope: ExportScope = ExportScope(), logbookState: Bool = false) throws {
         self.store = store
         self.state = logbookState
+        let snapshot = try store.located { try store.pool.makeSnapshot() }
+        self.snapshot = snapshot
         var clauses: [String] = []
         var arguments: [DatabaseValueConvertible?] = []
         if let n = scope.diveNumber { clauses.append("number = ?"); arguments.append(n) }
@@ -57,10 +63,10 @@ public final class LogbookExport: DiveSource {
             arguments += [key, key, key, key]
         }
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        ids = try store.read { db in
+        ids = try store.located { try snapshot.read { db in
             try String.fetchAll(db, sql: "SELECT id FROM dive \(whereClause) ORDER BY start_key IS NULL, start_key, number, id",
                                 arguments: StatementArguments(arguments))
-        }
+        } }
         if scope.isAll { try addEverything() }
     }
 
@@ -74,7 +80,7 @@ public final class LogbookExport: DiveSource {
         }
         let id = ids[next_]
         next_ += 1
-        return try store.read { db in
+        return try read { db in
             var reader = RowReader(db: db, state: state)
             guard let dive = try reader.dive(id) else { return nil }
             try addReferences(of: dive, reader: &reader)
@@ -88,9 +94,14 @@ public final class LogbookExport: DiveSource {
     private func finish() throws {
         guard state, !finished else { return }
         finished = true
-        let files = try store.read { db in try RowReader(db: db).sourceFileRecords(sourceFiles) }
+        let files = try read { db in try RowReader(db: db).sourceFileRecords(sourceFiles) }
         guard !files.isEmpty else { return }
         header.extensions = LogbookState.adding([.init("source_files", .array(files.map(\.value)))], to: header.extensions)
+    }
+
+    /// Reads the export's state of the logbook; a database error is located at the logbook.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try store.located { try snapshot.read(body) }
     }
 
     public func takeFindings() -> [Finding] {
@@ -126,7 +137,7 @@ public final class LogbookExport: DiveSource {
     /// Every record dive logs brought into the logbook (catalog sites and species only when a
     /// dive refers to them, or, with `state`, when the diver listed or matched the site).
     private func addEverything() throws {
-        try store.read { db in
+        try read { db in
             var reader = RowReader(db: db, state: state)
             let listed = state ? " OR id IN (SELECT site_id FROM list_state) OR id IN (SELECT canonical_site_id FROM site)" : ""
             for id in try String.fetchAll(db, sql: "SELECT id FROM site WHERE kind != 'catalog'\(listed) ORDER BY rowid") {

@@ -156,7 +156,7 @@ extension LogbookStore {
         do {
             let digest = try fileDigest(path)
             func work(_ db: Database) throws {
-                var run = FileRun(db: db, path: path, format: format, digest: digest, options: options)
+                var run = FileRun(db: db, path: path, format: format, digest: digest, options: options, limits: limits)
                 do {
                     try run.run()
                     result.dives = run.plans
@@ -176,6 +176,10 @@ extension LogbookStore {
             result.dives = []
         } catch let e as DiveError {
             result.status = .failed(e)
+            result.dives = []
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_TOOBIG {
+            // A row larger than the writer takes, though each of its values fits.
+            result.status = .failed(DiveError("store.value-too-long", "a row of the file is larger than the \(limits.valueBytes) bytes the logbook takes in one row; nothing of the file was imported", at: SourceLocation(file: path)))
             result.dives = []
         } catch let e as DatabaseError {
             result.status = .failed(DiveError("store.write", "the logbook refused the file's dives: \(e.message ?? e.description); nothing of the file was imported", at: SourceLocation(file: path)))
@@ -210,18 +214,30 @@ struct FileRun {
     let format: FileFormat
     let digest: (sha256: String, size: Int)
     let options: ImportOptions
+    let limits: StoreLimits
     var plans: [DivePlan] = []
     var findings: [Finding] = []
     /// The file's own row in `source_file`, once a dive is recorded as coming from it.
     private var ownSourceID: Int64?
     /// The logbook's dives the file's dives went to so far: none is another's duplicate.
     private var placed: Set<String> = []
+    /// Where the dive being placed is in the file, for an error that stops the file there.
+    private var current: SourceLocation?
 
-    init(db: Database, path: String, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions) {
-        self.db = db; self.path = path; self.format = format; self.digest = digest; self.options = options
+    init(db: Database, path: String, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions, limits: StoreLimits = .standard) {
+        self.db = db; self.path = path; self.format = format; self.digest = digest; self.options = options; self.limits = limits
     }
 
+    /// Imports the file; a value too large for the logbook is an error at the dive that holds it.
     mutating func run() throws {
+        do {
+            try runFile()
+        } catch let e as ValueTooLarge {
+            throw e.located(current ?? SourceLocation(file: path))
+        }
+    }
+
+    private mutating func runFile() throws {
         // The same bytes imported before: their dives are all in the logbook already, and the
         // file need not be read again.
         if let known = try Int64.fetchOne(db, sql: """
@@ -248,15 +264,16 @@ struct FileRun {
         var writer: RowWriter?
         while let dive = try reader.next() {
             findings += reader.takeFindings()
-            if writer == nil {
-                writer = try newWriter(reader.header)
-            } else {
-                writer!.header = reader.header
-            }
-            let plan = try place(dive, index: index, writer: &writer!)
-            plans.append(plan)
+            // Moved out and back, so that its sets and lists are not copied for every dive.
+            var w = try writer ?? newWriter(reader.header)
+            writer = nil
+            w.header = reader.header
+            current = SourceLocation(file: path, line: dive.provenance?.line, path: dive.sourcePath(else: index))
+            plans.append(try place(dive, index: index, writer: &w))
+            writer = w
             index += 1
         }
+        current = nil
         findings += reader.takeFindings()
         var w = try writer ?? newWriter(reader.header)
         w.header = reader.header
@@ -265,13 +282,21 @@ struct FileRun {
         // A file with no dives is recorded all the same: importing it again reads nothing.
         if index == 0 { _ = try ownSource(reader.header) }
         if let ownSourceID {
-            try db.execute(sql: "UPDATE source_file SET records = ? WHERE id = ?", arguments: [index, ownSourceID])
+            try db.write("UPDATE source_file SET records = ? WHERE id = ?", [index, ownSourceID])
         }
+    }
+
+    /// `text`, or nil (reported) when it is longer than a column takes.
+    private mutating func fitting(_ text: String?, _ what: String) -> String? {
+        guard let text, text.utf8.count > limits.textBytes else { return text }
+        findings.append(Finding(.dropped, "store.value-too-long", "\(what): \(text.utf8.count) bytes of text, more than the \(limits.textBytes) the logbook keeps in one text; left out",
+                                at: SourceLocation(file: path, path: "generator")))
+        return nil
     }
 
     /// The writer of the file's rows, with the files a umilog export lists restored.
     private mutating func newWriter(_ header: LogbookHeader) throws -> RowWriter {
-        var writer = RowWriter(db: db, header: header, file: path)
+        var writer = RowWriter(db: db, header: header, file: path, textBytes: limits.textBytes)
         writer.restoredFiles = try restoreSourceFiles(header)
         return writer
     }
@@ -285,8 +310,9 @@ struct FileRun {
             return id
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        try db.execute(sql: "INSERT INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [digest.sha256, name, header.sourceFormat ?? format.rawValue, header.sourceGenerator?.name, header.sourceGenerator?.version, digest.size])
+        try db.write("INSERT INTO source_file (sha256, name, format, generator, generator_version, size) VALUES (?, ?, ?, ?, ?, ?)",
+                     [digest.sha256, name, header.sourceFormat ?? format.rawValue, fitting(header.sourceGenerator?.name, "the generator's name"),
+                      fitting(header.sourceGenerator?.version, "the generator's version"), digest.size])
         ownSourceID = db.lastInsertedRowID
         return db.lastInsertedRowID
     }
@@ -306,8 +332,8 @@ struct FileRun {
                 findings.append(Finding(.dropped, "store.state-unresolved", "source file \(k + 1) of the document's umilog entry is the document itself; left out", at: at))
                 continue
             }
-            try db.execute(sql: "INSERT OR IGNORE INTO source_file (sha256, name, format, generator, generator_version, size, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [f.sha256, f.name, f.format, f.generator, f.generatorVersion, f.size, f.records])
+            try db.write("INSERT OR IGNORE INTO source_file (sha256, name, format, generator, generator_version, size, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [f.sha256, f.name, f.format, f.generator, f.generatorVersion, f.size, f.records])
             ids[f.sha256] = try Int64.fetchOne(db, sql: "SELECT id FROM source_file WHERE sha256 = ?", arguments: [f.sha256])
         }
         return ids
@@ -333,8 +359,8 @@ struct FileRun {
 
     private func restore(_ sources: [(file: Int64, record: LogbookState.DiveSourceRecord)], to id: String) throws {
         for (file, s) in sources {
-            try db.execute(sql: "INSERT OR IGNORE INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [id, file, s.index, s.recordID, s.line, s.sourceUUID])
+            try db.write("INSERT OR IGNORE INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                         [id, file, s.index, s.recordID, s.line, s.sourceUUID])
         }
     }
 
@@ -393,7 +419,7 @@ struct FileRun {
         case .inserted, .duplicate(_, _, .keep):
             guard let status = state["status"]?.string else { return }
             if LogbookState.statuses.contains(status) {
-                try db.execute(sql: "UPDATE dive SET status = ? WHERE id = ?", arguments: [status, dive.uuid])
+                try db.write("UPDATE dive SET status = ? WHERE id = ?", [status, dive.uuid])
             } else {
                 unresolved(dive, "the status \"\(status)\" is not new, matched, unmatched or pending; left out")
             }
@@ -476,8 +502,8 @@ struct FileRun {
     /// `source` is nil: a dive restored from its own sources).
     private func recordSource(dive: String, source: Int64?, index: Int, from d: Dive) throws {
         guard let source else { return }
-        try db.execute(sql: "INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [dive, source, index, d.provenance?.sourceID, d.provenance?.line, d.uuid == dive ? nil : d.uuid])
+        try db.write("INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                     [dive, source, index, d.provenance?.sourceID, d.provenance?.line, d.uuid == dive ? nil : d.uuid])
     }
 }
 

@@ -19,9 +19,16 @@ struct Merge {
         var numbers = Set(existing.compactMap { $0["gas_number"] as Int? })
         var nextPosition = (existing.map { $0["position"] as Int }.max() ?? -1) + 1
         var gasMap: [Int: Int] = [:]
-        /// A gas number the dive's tanks do not use yet: `wanted` when free.
+        /// A gas number the dive's tanks do not use yet: `wanted` when free, else the one after
+        /// the highest (or, when that is the highest an integer can be, the lowest free one).
         func fresh(_ wanted: Int) -> Int {
-            let n = numbers.contains(wanted) ? (numbers.max() ?? -1) + 1 : wanted
+            var n = wanted
+            if numbers.contains(n) {
+                if let top = numbers.max(), top < Int.max { n = top + 1 } else {
+                    n = 0
+                    while numbers.contains(n) { n += 1 }
+                }
+            }
             numbers.insert(n)
             return n
         }
@@ -48,13 +55,13 @@ struct Merge {
                     if number == nil { number = fresh(from) }
                     gasMap[from] = number
                 }
-                try db.execute(sql: """
+                try db.write("""
                     UPDATE cylinder SET volume = coalesce(volume, ?), start_pressure = coalesce(start_pressure, ?), end_pressure = coalesce(end_pressure, ?),
                       oxygen = coalesce(oxygen, ?), helium = coalesce(helium, ?), ppo2_limit = coalesce(ppo2_limit, ?), gas_number = ?,
                       role = coalesce(role, ?), usage = coalesce(usage, ?), gear_id = coalesce(gear_id, ?), gas_name = coalesce(gas_name, ?)
                     WHERE dive_id = ? AND position = ?
-                    """, arguments: [c.volume, c.startPressure, c.endPressure, c.oxygen, c.oxygen == nil ? nil : c.helium, c.ppo2Limit, number,
-                                     c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, id, p])
+                    """, [c.volume, c.startPressure, c.endPressure, c.oxygen, c.oxygen == nil ? nil : c.helium, c.ppo2Limit, number,
+                          c.role?.rawValue, c.usage?.rawValue, c.gearUUID, c.gasNameSaysMore ? c.gasName : nil, id, p])
                 if c.extensions != nil {
                     writer.report(dive, "store.merge-extensions-not-carried", "the extensions of cylinder \(k + 1) of the merged source are not kept: the logbook's tank \(p + 1) stands for it")
                 }
@@ -109,15 +116,15 @@ struct Merge {
             if ["utc_offset", "start_key", "start_time"].contains(name) { arguments.append(dive.startedAt?.date.description) }
             arguments.append(value)
         }
-        try db.execute(sql: "UPDATE dive SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
+        try db.write("UPDATE dive SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments + [id])
         if try RowWriter.detail(of: dive) != nil {
             writer.report(dive, "store.merge-detail-not-carried", "what the merged source records beyond the logbook's columns (its extensions, a course, a contact, other sites) is not added to the logbook's dive")
         }
         if !dive.tags.isEmpty {
-            try db.execute(sql: """
+            try db.write("""
                 UPDATE dive SET tags = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(dive.tags) UNION SELECT value FROM json_each(?)))
                 WHERE id = ?
-                """, arguments: [RowWriter.json(dive.tags), id])
+                """, [RowWriter.json(dive.tags), id])
         }
     }
 }

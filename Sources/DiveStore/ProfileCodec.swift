@@ -78,14 +78,13 @@ enum ProfileCodec {
             }
         }
         func series() throws -> Series {
-            let n = Int(try read())
-            guard n <= blob.count else { throw bad }
+            guard let n = Int(exactly: try read()), n <= blob.count else { throw bad }
             var times = [Int](), values = [Int]()
             times.reserveCapacity(n); values.reserveCapacity(n)
             var last = 0
-            for _ in 0..<n { last += unzigzag(try read()); times.append(last) }
+            for _ in 0..<n { last &+= unzigzag(try read()); times.append(last) }
             last = 0
-            for _ in 0..<n { last += unzigzag(try read()); values.append(last) }
+            for _ in 0..<n { last &+= unzigzag(try read()); values.append(last) }
             return Series(times: times, values: values)
         }
         guard blob.count >= 3, Array(blob[0..<3]) == magic else { throw bad }
@@ -97,7 +96,7 @@ enum ProfileCodec {
             if let path = c.keyPath {
                 profile[keyPath: path] = try series()
             } else {
-                let gas = Int(try read())
+                guard let gas = Int(exactly: try read()) else { throw bad }
                 pressures.append(PressureSeries(gasNumber: gas, series: try series()))
             }
         }
@@ -106,12 +105,14 @@ enum ProfileCodec {
 
     private static let bad = DiveError("store.profile-blob", "a stored profile is damaged", at: SourceLocation())
 
+    /// Differences wrap around (and are added back the same way): two samples as far apart as
+    /// integers go (a reader's placeholder, a hostile file) are stored exactly, never overflow.
     private static func append(_ s: Series, to out: inout [UInt8]) {
         varint(UInt64(s.count), to: &out)
         var last = 0
-        for t in s.times { varint(zigzag(t - last), to: &out); last = t }
+        for t in s.times { varint(zigzag(t &- last), to: &out); last = t }
         last = 0
-        for v in s.values { varint(zigzag(v - last), to: &out); last = v }
+        for v in s.values { varint(zigzag(v &- last), to: &out); last = v }
     }
 
     private static func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }

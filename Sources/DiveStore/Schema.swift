@@ -8,25 +8,48 @@ import GRDB
 /// object of the record with the column-held members left out (see `DiveJSONFragment`), so
 /// nothing a dive log carried is lost, and there is one spelling of it.
 enum Schema {
-    static func migrator() -> DatabaseMigrator {
-        var m = DatabaseMigrator()
-        m.registerMigration("v1-catalog") { db in try db.execute(sql: catalog) }
-        m.registerMigration("v1-logbook") { db in try db.execute(sql: logbook) }
+    /// The migrations, in order: each an identifier and the SQL it runs.
+    static let migrations: [(id: String, run: @Sendable (Database) throws -> Void)] = [
+        ("v1-catalog", { db in try db.execute(sql: catalog) }),
+        ("v1-logbook", { db in try db.execute(sql: logbook) }),
         // The id the source gave a dive that was merged into another, or skipped as its
         // duplicate: the same record read again from a changed file is known by it.
-        m.registerMigration("v2-dive-source-uuid") { db in
+        ("v2-dive-source-uuid", { db in
             try db.execute(sql: """
                 ALTER TABLE dive_source ADD COLUMN source_uuid TEXT;
                 CREATE INDEX dive_source_uuid ON dive_source(source_uuid);
                 """)
-        }
+        }),
         // How many dive records the file holds: the file is known whole (and need not be read
         // again) only when the logbook has every one of them. A backup restores a file's row
         // while holding, perhaps, a few of its dives.
-        m.registerMigration("v3-source-file-records") { db in
+        ("v3-source-file-records", { db in
             try db.execute(sql: "ALTER TABLE source_file ADD COLUMN records INTEGER")
-        }
+        }),
+    ]
+
+    /// The migrations as GRDB's migrator knows them: what it reads of a logbook (which are
+    /// applied, whether a newer umilog wrote it) uses the same `grdb_migrations` table.
+    static func migrator() -> DatabaseMigrator {
+        var m = DatabaseMigrator()
+        for (id, run) in migrations { m.registerMigration(id, migrate: run) }
         return m
+    }
+
+    /// Applies the migrations `db` lacks, inside the caller's transaction: all of them or none.
+    /// Run in an immediate transaction, it is safe against other processes doing the same at
+    /// the same moment — the first to take the write lock migrates, the others find nothing
+    /// left to do. (GRDB's migrator reads what is applied before it takes the lock, and runs each
+    /// migration in a transaction of its own: two processes creating one logbook both ran
+    /// `v1-catalog`.) None of the migrations needs foreign keys off; one that rebuilds a table
+    /// would have to be run otherwise.
+    static func migrate(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        for (id, run) in migrations where !applied.contains(id) {
+            try run(db)
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [id])
+        }
     }
 
     /// Regions → areas → sites, species, and what the diver thinks of a site.

@@ -182,8 +182,8 @@ import TestSupport
     @Test func anOpenDescriptorIsWrittenAsItIs() throws {
         #if os(Linux)
         // A pipe (its /proc link reads `pipe:[…]`, no path): the sample fits in its buffer.
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
+        let pipe = try closeOnExecPipe()
+        let ends = [pipe.read, pipe.write]
         defer { close(ends[0]) }
         #expect(!convertSample(to: "/proc/self/fd/\(ends[1])").failed)
         close(ends[1])

@@ -12,15 +12,26 @@ final class TemporaryLogbook {
     let directory: String
     let path: String
     let store: LogbookStore
+    /// Whether the directory is this logbook's own, removed with it.
+    private let owned: Bool
 
     init() throws {
         directory = NSTemporaryDirectory() + "umilog-store-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/logbook.sqlite"
         store = try LogbookStore(path: path)
+        owned = true
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    /// The logbook at `path` (one a `umilog` process wrote); its directory is left as it is.
+    init(opening path: String) throws {
+        directory = (path as NSString).deletingLastPathComponent
+        self.path = path
+        store = try LogbookStore(path: path, create: false)
+        owned = false
+    }
+
+    deinit { if owned { try? FileManager.default.removeItem(atPath: directory) } }
 
     /// Every row of every table, in a stable order, as text: what "the same logbook" compares.
     func tables(except skipped: Set<String> = []) throws -> [String: [String]] {

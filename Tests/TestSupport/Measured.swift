@@ -45,3 +45,14 @@ public func runMeasured(_ executable: String, _ arguments: [String], directory: 
     return MeasuredRun(status: signaled ? -1 : (status >> 8) & 0xff, signal: signaled ? status & 0x7f : nil,
                        peakKB: Int(usage.ru_maxrss), seconds: seconds, stdout: stdout, stderr: stderr)
 }
+
+@_silgen_name("pipe2") private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+/// A pipe whose two ends are close-on-exec from the moment they exist (`pipe2`). Tests run in
+/// parallel: a child another test spawns between `pipe` and `fcntl` would inherit an end, and
+/// a reader would then wait for it, or a writer never meet SIGPIPE.
+public func closeOnExecPipe() throws -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [0, 0]
+    guard systemPipe2(&ends, O_CLOEXEC) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    return (ends[0], ends[1])
+}

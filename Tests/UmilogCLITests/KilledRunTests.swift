@@ -79,10 +79,11 @@ import TestSupport
         let input = try makeLogbook(dives: Self.dives, in: work)
         let tmp = work + "/tmp"
         try makeDirectories(tmp)
-        // Close-on-exec, so that no child (this one, or another test's) holds the read end.
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec from the start (pipe2, not pipe then fcntl): a child another test
+        // spawns in between would otherwise inherit the read end, and this run would block
+        // writing to a pipe nobody reads instead of meeting SIGPIPE.
+        let pipe = try closeOnExecPipe()
+        let ends = [pipe.read, pipe.write]
         let process = try Child(["convert", input, "--to", "csv-profile", "-q"], environment: ["TMPDIR": tmp], standardOutput: ends[1])
         close(ends[0])
         close(ends[1])
