@@ -20,7 +20,11 @@ struct Stats: ParsableCommand {
         print("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
         print("bottom time:    \(duration(s.bottomTime))")
         if let d = s.deepest { print("deepest:        \(d.value) m (\(which(d)))") }
-        if let l = s.longest { print("longest:        \(duration(Int(l.value))) (\(which(l)))") }
+        // Int(exactly:) where the value fits: a logbook an older umilog filled may hold a
+        // duration past Int's range, which is printed as recorded rather than trapping.
+        if let l = s.longest {
+            print("longest:        \(Int(exactly: l.value.rounded()).map(duration) ?? "\(l.value) s") (\(which(l)))")
+        }
         print("sites visited:  \(s.sitesVisited)")
         print("species seen:   \(s.speciesSeen)")
         for y in s.years {
