@@ -17,7 +17,8 @@ extension UDDFState {
         var outOfRange = 0
         for (i, w) in d.waypoints.enumerated() {
             guard let t = w.time, let ms = t.scaledInteger(3) else { timeless += 1; continue }
-            guard InputLimits.Range.diveSeconds.contains(t) || t.isNegative else { outOfRange += 1; continue }
+            // Compared as integers (once per sample: a decimal range check costs more).
+            guard ms <= Self.maxSampleMilliseconds else { outOfRange += 1; continue }
             guard ms >= 0 else { negative += 1; continue }
             times[i] = ms
             if ms < previous { sorted = false }
@@ -66,7 +67,7 @@ extension UDDFState {
             let ms = times[index]
             let w = d.waypoints[index]
             if let v = w.depth, let cm = v.scaledInteger(2) {
-                if InputLimits.Range.depthMetres.contains(v) { depth.add(ms, cm) } else { outOfRange += 1 }
+                if Self.depthCentimetres.contains(cm) { depth.add(ms, cm) } else { outOfRange += 1 }
             }
             if let v = w.temperature {
                 if v < DecimalNumber(100) {
@@ -310,6 +311,10 @@ extension UDDFState {
         }
         return profile
     }
+
+    /// ``InputLimits/Range`` as the integers a sample is scaled to.
+    static let depthCentimetres = InputLimits.Range.depthMetres.lowerBound.scaledInteger(2)!...InputLimits.Range.depthMetres.upperBound.scaledInteger(2)!
+    static let maxSampleMilliseconds = InputLimits.Range.diveSeconds.upperBound.scaledInteger(3)!
 
     /// Removes interior runs of zero depth between two readings at least 3 m deep when, to
     /// produce them, the diver would have had to rise to the surface, stay there for the run,

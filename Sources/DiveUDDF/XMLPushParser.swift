@@ -127,7 +127,10 @@ final class XMLPushParser {
     private let handler: Unmanaged<UDDFState>
 
     /// The first fatal error the parse met, if any.
-    private(set) var error: DiveError?
+    private(set) var error: DiveError? { didSet { failed = error != nil } }
+    /// `error != nil`, as a flag the SAX callbacks test per event (reading the optional error
+    /// itself copies it: 8 % of a conversion).
+    @exclusivity(unchecked) private(set) var failed = false
     /// True while the final, empty chunk is being parsed.
     private var terminating = false
     /// Names of the elements open at this point (interned by libxml2, so stable).
@@ -217,7 +220,7 @@ final class XMLPushParser {
             guard let ctx, let localName else { return }
             // Guaranteed (not retained) references: one SAX event costs no reference counting.
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
-                guard parser.error == nil else { return }
+                guard !parser.failed else { return }
                 parser.openElements.append(localName)
                 parser.handler._withUnsafeGuaranteedRef {
                     $0.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes), readMask: parser.attributeMask))
@@ -227,7 +230,7 @@ final class XMLPushParser {
         sax.endElementNs = { ctx, localName, _, _ in
             guard let ctx, let localName else { return }
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
-                guard parser.error == nil else { return }
+                guard !parser.failed else { return }
                 parser.handler._withUnsafeGuaranteedRef { $0.endElement(localName) }
                 if !parser.openElements.isEmpty { parser.openElements.removeLast() }
             }
@@ -235,7 +238,7 @@ final class XMLPushParser {
         sax.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
-                guard parser.error == nil else { return }
+                guard !parser.failed else { return }
                 parser.handler._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(length))) }
             }
         }
@@ -248,7 +251,7 @@ final class XMLPushParser {
         sax.serror = { ctx, error in
             guard let ctx, let error else { return }
             let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
-            guard parser.error == nil else { return }
+            guard !parser.failed else { return }
             let e = error.pointee
             guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             parser.error = XMLProblem.parseError(e, file: parser.displayName, terminating: parser.terminating,
