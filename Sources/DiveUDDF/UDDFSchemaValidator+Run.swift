@@ -96,7 +96,11 @@ final class SchemaRun {
         // Unplugging resets the validation context for the next file.
         if let plug { xmlSchemaSAXUnplug(plug) }
         xmlSchemaSetValidStructuredErrors(context, nil, nil)
-        if let parser { xmlFreeParserCtxt(parser) }
+        if let parser {
+            // A document libxml2 made to hold a DTD's declarations is the caller's to free.
+            if let doc = parser.pointee.myDoc { xmlFreeDoc(doc) }
+            xmlFreeParserCtxt(parser)
+        }
         handlers.deinitialize(count: 1)
         handlers.deallocate()
         handlerSlot.deallocate()
@@ -325,6 +329,9 @@ final class SchemaRun {
 
     private func refuseDoctype() {
         stop(with: XMLProblem.doctype(at: location(column: true)))
+        // Halted at once here (no char-data buffer in hand at this callback), before any
+        // declaration of the internal subset is parsed or stored.
+        if let parser { xmlStopParser(parser) }
     }
 
     /// Reports `error` and ends the parse once libxml2 returns from the chunk it is in. It is

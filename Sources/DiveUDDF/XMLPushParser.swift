@@ -151,6 +151,8 @@ final class XMLPushParser {
 
     deinit {
         if let context {
+            // A document libxml2 made to hold a DTD's declarations is the caller's to free.
+            if let doc = context.pointee.myDoc { xmlFreeDoc(doc) }
             xmlFreeParserCtxt(context)
         }
         attributeMask.deallocate()
@@ -247,6 +249,9 @@ final class XMLPushParser {
             guard let ctx else { return }
             let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
             parser.stop(with: XMLProblem.doctype(at: parser.location()))
+            // Halted at once here (libxml2 has no char-data buffer in hand at this callback),
+            // before any declaration of the internal subset is parsed or stored.
+            if let context = parser.context { xmlStopParser(context) }
         }
         sax.serror = { ctx, error in
             guard let ctx, let error else { return }
