@@ -85,6 +85,14 @@ struct ExtraChannel: Hashable {
     var tank: String?
 }
 
+/// An `<alarm>` or `<info>` of a waypoint: its words, and the `@level` of an alarm or the
+/// `@type` of an info.
+struct AlarmDraft {
+    var text: String
+    var qualifier: String?
+    var info: Bool
+}
+
 /// One reading of an ``ExtraChannel``, in the channel's unit.
 struct ExtraReading {
     var channel: Int
@@ -138,7 +146,7 @@ struct DiveDraft {
     /// `<divemode @type>` by waypoint order (empty for a `<divemode>` with no type).
     var divemodes: [Int: String] = [:]
     /// `<alarm>` and `<info>` texts by waypoint order, as event labels or types.
-    var alarms: [Int: [(text: String, level: String?, info: Bool)]] = [:]
+    var alarms: [Int: [AlarmDraft]] = [:]
     /// The extra channels met in this dive, and their readings (waypoints index them).
     var extraChannels: [ExtraChannel] = []
     var extraIndex: [ExtraChannel: Int] = [:]

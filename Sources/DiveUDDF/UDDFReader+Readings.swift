@@ -92,11 +92,11 @@ extension UDDFState {
 
     /// Events for a waypoint's `<alarm>`s and `<info>`s. An ascent alarm is DiveJSON's
     /// `ascent_rate`; every other alarm and every info keeps its words as the event's label.
-    func alarmEvents(_ items: [(text: String, level: String?, info: Bool)], at ms: Int) -> [Event] {
+    func alarmEvents(_ items: [AlarmDraft], at ms: Int) -> [Event] {
         items.map { item in
-            let level = item.level.map { " (level \($0))" } ?? ""
+            let level = item.info ? "" : item.qualifier.map { " (level \($0))" } ?? ""
             if item.info {
-                let label = [item.level, item.text.isEmpty ? nil : item.text].compactMap { $0 }.joined(separator: ": ")
+                let label = [item.qualifier, item.text.isEmpty ? nil : item.text].compactMap { $0 }.joined(separator: ": ")
                 return Event(time: ms, label: label)
             }
             if item.text.lowercased() == "ascent" {

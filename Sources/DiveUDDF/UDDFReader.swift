@@ -600,7 +600,7 @@ final class UDDFState: XMLEventHandler {
             case .alarm, .info:
                 let s = string()
                 if s != nil || pendingAttribute != nil {
-                    dive?.alarms[waypoint.order, default: []].append((s ?? "", pendingAttribute, tag == .info))
+                    dive?.alarms[waypoint.order, default: []].append(AlarmDraft(text: s ?? "", qualifier: pendingAttribute, info: tag == .info))
                 }
                 pendingAttribute = nil
             case .setpo2, .measuredpo2, .ppo2, .batteryvoltage, .batterychargecondition, .scrubber, .pulserate, .otu,
