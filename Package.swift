@@ -21,10 +21,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        .target(name: "DiveUDDF", dependencies: ["DiveCore", "CLibXML2"]),
+        .target(name: "DiveXML", dependencies: ["DiveCore", "CLibXML2"]),
+        .target(name: "DiveUDDF", dependencies: ["DiveCore", "DiveXML", "CLibXML2"]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveUDDF", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,5 +1,6 @@
 import DiveJSON
 import DiveUDDF
+import DiveXML
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 extension UDDFState {
     /// Builds a canonical dive from what one `<dive>` element said, resolving its references
@@ -6,7 +7,7 @@ extension UDDFState {
     func finishDive(_ d: DiveDraft) -> Dive? {
         let path = "dive/\(d.index)"
         reportLongTexts(prefix: path + "/")
-        reportDrops(&diveDrops, prefix: path + "/")
+        reportDrops(dive: true, prefix: path + "/")
         for (element, bad) in d.badNumbers.sorted(by: { $0.key < $1.key }) {
             let more = bad.count > 1 ? " (and \(bad.count - 1) more like it)" : ""
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(bad.example)\"\(more), which is not a number; not carried", path: path, line: bad.line)

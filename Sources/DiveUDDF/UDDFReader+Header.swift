@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 extension UDDFState {
     func identity(_ kind: String, _ id: String?, index: Int) -> String {

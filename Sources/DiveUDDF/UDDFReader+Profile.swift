@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 extension UDDFState {
     /// Splits the dive's waypoints into channels on one millisecond axis, ordered by their

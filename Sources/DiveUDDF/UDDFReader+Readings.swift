@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// The readings of one extra channel on the dive's millisecond axis, exact as the source
 /// wrote them (the unit is settled when the channel is written out).

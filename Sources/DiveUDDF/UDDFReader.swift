@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// Streams a UDDF file (2.x to 3.3, with or without its namespace, in any letter case) one
 /// dive at a time over libxml2's SAX2 push parser. It never builds a DOM: memory holds the
@@ -22,6 +23,7 @@ public final class UDDFReader: DiveSource {
         state = UDDFState(file: name)
         parser = try XMLPushParser(path: path, displayName: name, handler: state)
         state.parser = parser
+        state.accountant.parser = parser
     }
 
     /// What the file says outside its dives, as read so far.
@@ -62,12 +64,12 @@ public final class UDDFReader: DiveSource {
     /// covered by a finding of its own (``accounting``), so that a test can check that every
     /// element with content is accounted for.
     public var recordsAccounting: Bool {
-        get { state.recordAccounting }
-        set { state.recordAccounting = newValue }
+        get { state.accountant.recordAccounting }
+        set { state.accountant.recordAccounting = newValue }
     }
 
     /// What the reader accounted for so far (recorded only with ``recordsAccounting``).
-    public var accounting: UDDFAccounting { state.accounting }
+    public var accounting: UDDFAccounting { state.accountant.accounting }
 }
 
 /// The SAX state machine: a stack of open tags, the record being read, and the logbook
@@ -89,24 +91,12 @@ final class UDDFState: XMLEventHandler {
     /// limit was never kept, and its text is reported rather than read.
     @exclusivity(unchecked) private(set) var textTooLong = false
     /// Elements whose text was too long, by path, for one finding each per dive or file.
-    var longTexts = DropTally()
     private var sawRoot = false
 
-    // Accounting (UDDFReader+Accounting.swift): what became of each open element.
-    @exclusivity(unchecked) var marks = MarkStack()
-    /// Attributes no handler read, by the depth of their element.
-    @exclusivity(unchecked) var unreadAttributes: [(depth: Int, attributes: [(name: String, value: String)])] = []
-    /// The stack depth of the `<dive>` being read.
-    var diveDepth = 0
-    /// Elements not carried inside the dive being read, and outside dives.
-    var diveDrops = DropTally()
-    var fileDrops = DropTally()
-    /// Whether to record every accounted path (tests ask for it).
-    @exclusivity(unchecked) var recordAccounting = false
+    /// What became of each open element (UDDFReader+Accounting.swift).
+    let accountant: XMLAccountant
     /// ``InputLimits/samplesPerDive``, lowered by tests.
     var samplesPerDive = InputLimits.samplesPerDive
-    var accounting = UDDFAccounting()
-    var accountedKeys: Set<Int> = []
 
     // Header records.
     var generatorName: String?
@@ -172,9 +162,11 @@ final class UDDFState: XMLEventHandler {
     @exclusivity(unchecked) private var lastRefBytes: [UInt8] = []
     @exclusivity(unchecked) private var lastRef = -1
 
-    init(file: String) { self.file = file }
+    init(file: String) {
+        self.file = file
+        accountant = XMLAccountant(file: file, format: "uddf")
+    }
 
-    deinit { marks.free() }
 
     var isShearwaterCloud: Bool {
         generatorName == "Shearwater Cloud Desktop" && generatorManufacturerID == "Shearwater_Research_Inc"
@@ -193,7 +185,7 @@ final class UDDFState: XMLEventHandler {
 
     // MARK: SAX events
 
-    func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+    override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         pushMarks(parentCapturing: capturing)
         startElementBody(localName, attributes)
         noteUnreadAttributes(attributes)
@@ -202,10 +194,6 @@ final class UDDFState: XMLEventHandler {
     private func startElementBody(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         let tag = tags.tag(localName)
         stack.append(tag)
-        if stack.count > InputLimits.xmlDepth {
-            parser?.stop(with: XMLProblem.tooDeep(at: parser?.location() ?? SourceLocation(file: file)))
-            return
-        }
         if !sawRoot {
             sawRoot = true
             guard tag == .uddf else {
@@ -295,8 +283,8 @@ final class UDDFState: XMLEventHandler {
         case .dive where p == .repetitiongroup || p == .profiledata:
             dive = DiveDraft(id: attributes.value("id"), index: diveIndex, line: line)
             diveIndex += 1
-            inDive = true
-            diveDepth = stack.count
+            inDive = true; accountant.inRecord = true
+            accountant.recordDepth = stack.count
             lastRef = -1
             lastRefBytes.removeAll(keepingCapacity: true)
         default: break
@@ -355,7 +343,7 @@ final class UDDFState: XMLEventHandler {
         }
     }
 
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard capturing else { noteTrailingText(bytes); return }
         if text.count + bytes.count <= InputLimits.textBytes {
             text.append(contentsOf: bytes)
@@ -365,7 +353,7 @@ final class UDDFState: XMLEventHandler {
         }
     }
 
-    func endElement(_ localName: UnsafePointer<UInt8>) {
+    override func endElement(_ localName: UnsafePointer<UInt8>) {
         // Still capturing at its end: no child came, so the captured text is all its own.
         let own = capturing
         endElementBody(localName)
@@ -527,7 +515,7 @@ final class UDDFState: XMLEventHandler {
     }
 
     /// True when the element being closed had a child element.
-    var hasChildElement: Bool { !marks.isEmpty && marks.top.contains(.hasChild) }
+    var hasChildElement: Bool { accountant.currentHasChild }
 
     /// Adds a reading of `kind` to the waypoint being read.
     private func addExtra(_ kind: ExtraChannel.Kind, _ value: DecimalNumber?) {
@@ -683,7 +671,7 @@ final class UDDFState: XMLEventHandler {
         case .dive:
             dive?.laterStops = laterStops
             laterStops = 0
-            inDive = false
+            inDive = false; accountant.inRecord = false
             if let draft = dive {
                 dive = nil
                 if let built = finishDive(draft) { ready.append(built) }
@@ -774,6 +762,6 @@ final class UDDFState: XMLEventHandler {
         }
         finishContacts()
         reportLongTexts(prefix: "")
-        reportDrops(&fileDrops, prefix: "")
+        reportDrops(dive: false, prefix: "")
     }
 }

@@ -1,4 +1,5 @@
 internal import CLibXML2
+import DiveXML
 
 /// Turns libxml2's schema-validity errors into a stable code and a sentence: the UDDF
 /// namespace dropped from names, elements written `<name>`, the expected elements kept.

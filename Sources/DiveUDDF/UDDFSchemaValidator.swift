@@ -1,5 +1,6 @@
 internal import CLibXML2
 import DiveCore
+import DiveXML
 
 #if canImport(Glibc)
 import Glibc

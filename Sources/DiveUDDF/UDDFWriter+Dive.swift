@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 extension UDDFWriter {
     /// Writes `<dive>`: what came before it, its tanks, its samples, what came after.

@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,13 +4,13 @@ import DiveCore
 /// `<empty />` elements, attributes in double quotes — into a byte buffer that its owner
 /// flushes to a ``ByteSink``. Text is escaped; characters XML 1.0 cannot hold are left out
 /// and counted, so the caller can report them.
-struct XMLEmitter {
-    private(set) var bytes: [UInt8] = []
+package struct XMLEmitter {
+    package private(set) var bytes: [UInt8] = []
     private var depth = 0
     /// Characters dropped because XML 1.0 has no spelling for them.
-    private(set) var droppedCharacters = 0
+    package private(set) var droppedCharacters = 0
 
-    init(depth: Int = 0) {
+    package init(depth: Int = 0) {
         self.depth = depth
         bytes.reserveCapacity(1 << 16)
     }
@@ -41,7 +41,7 @@ struct XMLEmitter {
     }
 
     /// `<name a="v">` on its own line; children follow, indented.
-    mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+    package mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
         indent()
         appendTag(name, attributes)
         append(">\n")
@@ -49,7 +49,7 @@ struct XMLEmitter {
     }
 
     /// `</name>` on its own line.
-    mutating func close(_ name: String) {
+    package mutating func close(_ name: String) {
         depth -= 1
         indent()
         append("</")
@@ -58,7 +58,7 @@ struct XMLEmitter {
     }
 
     /// `<name>text</name>`, or `<name />` for empty text.
-    mutating func element(_ name: String, _ text: String, _ attributes: [(String, String)] = [], verbatim: Bool = false) {
+    package mutating func element(_ name: String, _ text: String, _ attributes: [(String, String)] = [], verbatim: Bool = false) {
         indent()
         appendTag(name, attributes, verbatim: verbatim)
         if text.isEmpty {
@@ -73,18 +73,18 @@ struct XMLEmitter {
     }
 
     /// `<name a="v" />`.
-    mutating func empty(_ name: String, _ attributes: [(String, String)], verbatim: Bool = false) {
+    package mutating func empty(_ name: String, _ attributes: [(String, String)], verbatim: Bool = false) {
         indent()
         appendTag(name, attributes, verbatim: verbatim)
         append(" />\n")
     }
 
     /// Bytes written as they are (a declaration, spooled content).
-    mutating func raw(_ text: String) { append(text) }
+    package mutating func raw(_ text: String) { append(text) }
 
     /// `<name>value</name>` for a decimal, in plain text without trailing zeros (`0.012`,
     /// `22000000`), written straight into the buffer: the writer's per-sample path.
-    mutating func element(_ name: String, _ value: DecimalNumber, _ attributes: [(String, String)] = [], verbatim: Bool = false) {
+    package mutating func element(_ name: String, _ value: DecimalNumber, _ attributes: [(String, String)] = [], verbatim: Bool = false) {
         indent()
         appendTag(name, attributes, verbatim: verbatim)
         bytes.append(UInt8(ascii: ">"))
@@ -123,7 +123,7 @@ struct XMLEmitter {
     }
 
     /// Hands the buffered bytes to `sink` and empties the buffer.
-    mutating func flush(to sink: ByteSink) throws {
+    package mutating func flush(to sink: ByteSink) throws {
         guard !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { try sink.write($0) }
         bytes.removeAll(keepingCapacity: true)

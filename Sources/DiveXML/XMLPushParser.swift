@@ -1,4 +1,4 @@
-internal import CLibXML2
+package import CLibXML2
 import DiveCore
 
 #if canImport(Glibc)
@@ -9,22 +9,26 @@ import Darwin
 
 /// Receives SAX events from an ``XMLPushParser``. Names are libxml2's interned local names
 /// (NUL-terminated UTF-8); the same name always arrives at the same address within a parse.
-protocol XMLEventHandler: AnyObject {
-    func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes)
-    func endElement(_ localName: UnsafePointer<UInt8>)
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+///
+/// A class rather than a protocol so that the parser calls it through a guaranteed reference
+/// and a vtable: no existential, no reference counting per event.
+open class XMLEventHandler {
+    public init() {}
+    open func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {}
+    open func endElement(_ localName: UnsafePointer<UInt8>) {}
+    open func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
 }
 
 /// The attributes of one start tag, as libxml2's SAX2 hands them over: five pointers per
 /// attribute (local name, prefix, URI, value start, value end).
-struct XMLAttributes {
-    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
-    let count: Int
+public struct XMLAttributes {
+    package let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    package let count: Int
     /// One bit per attribute (the first 64) that a lookup has matched: what the handler read,
     /// so that it can account for the rest (``UDDFState`` reports every attribute it did not).
-    let readMask: UnsafeMutablePointer<UInt64>?
+    package let readMask: UnsafeMutablePointer<UInt64>?
 
-    init(base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, readMask: UnsafeMutablePointer<UInt64>? = nil) {
+    package init(base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, readMask: UnsafeMutablePointer<UInt64>? = nil) {
         self.base = base
         self.count = count
         self.readMask = readMask
@@ -36,30 +40,30 @@ struct XMLAttributes {
     }
 
     /// True when a lookup has matched the attribute at `index`.
-    func wasRead(_ index: Int) -> Bool {
+    package func wasRead(_ index: Int) -> Bool {
         guard let readMask else { return true }
         return index >= 64 || readMask.pointee & (1 << UInt64(index)) != 0
     }
 
     /// The local name of the attribute at `index` (NUL-terminated, libxml2's).
-    func localNamePointer(_ index: Int) -> UnsafePointer<UInt8>? {
+    package func localNamePointer(_ index: Int) -> UnsafePointer<UInt8>? {
         base?[index * 5]
     }
 
     /// The namespace URI of the attribute at `index`, if it has one.
-    func namespaceURI(_ index: Int) -> UnsafePointer<UInt8>? {
+    package func namespaceURI(_ index: Int) -> UnsafePointer<UInt8>? {
         base?[index * 5 + 2]
     }
 
     /// The value of the attribute at `index`, trimmed.
-    func value(at index: Int) -> String {
+    package func value(at index: Int) -> String {
         guard let base, let start = base[index * 5 + 3], let end = base[index * 5 + 4] else { return "" }
         return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self).trimmingWhitespace()
     }
 
     /// The raw bytes of the attribute whose local name matches `name` case-insensitively,
     /// with surrounding whitespace stripped; valid only during the callback.
-    func rawValue(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+    package func rawValue(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
         guard let base else { return nil }
         for i in 0..<count {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
@@ -72,7 +76,7 @@ struct XMLAttributes {
 
     /// The value of the attribute whose local name matches `name` case-insensitively
     /// (UDDF 2.x spells them `ID` and `REF`), with surrounding whitespace stripped.
-    func value(_ name: StaticString) -> String? {
+    package func value(_ name: StaticString) -> String? {
         guard let base else { return nil }
         for i in 0..<count {
             guard let local = base[i * 5], asciiCaseInsensitiveEquals(local, name) else { continue }
@@ -86,7 +90,7 @@ struct XMLAttributes {
 }
 
 /// `bytes` without leading and trailing XML whitespace (space, tab, CR, LF).
-func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+package func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
     guard var start = bytes.baseAddress else { return bytes }
     var end = start + bytes.count
     func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
@@ -96,7 +100,7 @@ func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> 
 }
 
 /// Compares a NUL-terminated byte string with an ASCII name, ignoring case.
-func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+package func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
     let n = name.utf8Start
     var i = 0
     while i < name.utf8CodeUnitCount {
@@ -115,7 +119,7 @@ func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: StaticString)
 ///
 /// A `<!DOCTYPE>` stops the parse before any entity can be declared or expanded; network
 /// access is disabled.
-final class XMLPushParser {
+package final class XMLPushParser {
     private var context: xmlParserCtxtPtr?
     private let input: InputFile
     private var displayName: String { input.displayName }
@@ -124,27 +128,49 @@ final class XMLPushParser {
     /// The owner of this parser; it outlives it. Held unmanaged and called through a
     /// guaranteed reference, so that a SAX event costs no reference counting (an `unowned`
     /// existential was retained and released on every callback: 30 % of a conversion).
-    private let handler: Unmanaged<UDDFState>
+    private let handler: Unmanaged<XMLEventHandler>
 
     /// The first fatal error the parse met, if any.
-    private(set) var error: DiveError? { didSet { failed = error != nil } }
+    package private(set) var error: DiveError? { didSet { failed = error != nil } }
     /// `error != nil`, as a flag the SAX callbacks test per event (reading the optional error
     /// itself copies it: 8 % of a conversion).
-    @exclusivity(unchecked) private(set) var failed = false
+    @exclusivity(unchecked) package private(set) var failed = false
     /// True while the final, empty chunk is being parsed.
     private var terminating = false
     /// Names of the elements open at this point (interned by libxml2, so stable).
     @exclusivity(unchecked) private var openElements: [UnsafePointer<UInt8>] = []
     /// Bytes consumed so far.
-    private(set) var bytesRead: Int = 0
+    package private(set) var bytesRead: Int = 0
     /// Which attributes of the current start tag the handler read (see ``XMLAttributes/readMask``).
     private let attributeMask = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
 
-    static let chunkSize = 256 * 1024
+    package static let chunkSize = 256 * 1024
+
+    /// Reads past what is not well-formed (libxml2's recovery) instead of refusing the file:
+    /// for writers whose XML is known to be broken. What was recovered from is in
+    /// ``recovered``, for the reader to report; a DOCTYPE and too deep a nesting still refuse.
+    package let lenient: Bool
+    /// The problems a lenient parse read past, first ``recoveredLimit`` of them, in order.
+    package private(set) var recovered: [DiveError] = []
+    /// How many problems a lenient parse read past in all.
+    package private(set) var recoveredCount = 0
+    package static let recoveredLimit = 20
+
+    fileprivate func noteRecovered(_ problem: DiveError) {
+        recoveredCount += 1
+        if recovered.count < Self.recoveredLimit { recovered.append(problem) }
+    }
+
+    /// Takes the recovered problems noted so far (``lenient`` parses only).
+    package func takeRecovered() -> [DiveError] {
+        defer { recovered.removeAll() }
+        return recovered
+    }
 
     /// Opens `path` (or standard input for `-`) for parsing.
-    init(path: String, displayName: String, handler: UDDFState) throws {
+    package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false) throws {
         self.handler = Unmanaged.passUnretained(handler)
+        self.lenient = lenient
         input = try InputFile(path: path, displayName: displayName)
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
     }
@@ -159,13 +185,13 @@ final class XMLPushParser {
     }
 
     /// The names of the elements open at this point, outermost first (for a finding's path).
-    func openElementNames(from depth: Int = 0) -> [String] {
+    package func openElementNames(from depth: Int = 0) -> [String] {
         openElements.dropFirst(depth).map { String(cString: $0) }
     }
 
     /// A hash of the open elements' names from `depth` on (libxml2 interns names, so equal
     /// paths hash equal within a parse), to count repeats of one path without building it.
-    func openElementsKey(from depth: Int) -> Int {
+    package func openElementsKey(from depth: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var i = depth
         while i < openElements.count {
@@ -176,24 +202,24 @@ final class XMLPushParser {
     }
 
     /// The line the parser is at, 1-based.
-    var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    package var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
     /// The column the parser is at, 1-based.
-    var column: Int { context.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    package var column: Int { context.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
 
     /// The current location for a diagnostic.
-    func location(path: String? = nil) -> SourceLocation {
+    package func location(path: String? = nil) -> SourceLocation {
         SourceLocation(file: displayName, line: line, column: column, path: path)
     }
 
     /// Stops the parse with `error` (a semantic refusal found by the handler) once libxml2
     /// returns from the chunk it is parsing: halting it from inside a callback frees the buffer
     /// libxml2 goes on reading. Events still coming from that chunk are not passed on.
-    func stop(with error: DiveError) {
+    package func stop(with error: DiveError) {
         if self.error == nil { self.error = error }
     }
 
     /// Feeds the next chunk. Returns `false` once the whole input has been parsed.
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         guard !finished else { return false }
         let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
         bytesRead += n
@@ -206,7 +232,7 @@ final class XMLPushParser {
             }
         }
         if let error { finished = true; throw error }
-        if status != 0 {
+        if status != 0 && !lenient {
             finished = true
             throw DiveError("xml.malformed", "the file is not well-formed XML", at: location())
         }
@@ -224,6 +250,10 @@ final class XMLPushParser {
             Unmanaged<XMLPushParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
                 guard !parser.failed else { return }
                 parser.openElements.append(localName)
+                if parser.openElements.count > InputLimits.xmlDepth {
+                    parser.stop(with: XMLProblem.tooDeep(at: parser.location()))
+                    return
+                }
                 parser.handler._withUnsafeGuaranteedRef {
                     $0.startElement(localName, XMLAttributes(base: attributes, count: Int(nbAttributes), readMask: parser.attributeMask))
                 }
@@ -259,8 +289,13 @@ final class XMLPushParser {
             guard !parser.failed else { return }
             let e = error.pointee
             guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            parser.error = XMLProblem.parseError(e, file: parser.displayName, terminating: parser.terminating,
-                                                 openElements: parser.openElements[...])
+            let problem = XMLProblem.parseError(e, file: parser.displayName, terminating: parser.terminating,
+                                                openElements: parser.openElements[...])
+            if parser.lenient {
+                parser.noteRecovered(problem)
+            } else {
+                parser.error = problem
+            }
         }
         // Unretained: this object owns the context, so it outlives every callback.
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -270,6 +305,8 @@ final class XMLPushParser {
         guard let context else {
             throw DiveError("xml.init", "cannot start the XML parser", at: SourceLocation(file: displayName))
         }
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
+        var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+        if lenient { options |= XML_PARSE_RECOVER.rawValue }
+        xmlCtxtUseOptions(context, Int32(options))
     }
 }

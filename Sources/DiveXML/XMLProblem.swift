@@ -1,12 +1,12 @@
-internal import CLibXML2
+package import CLibXML2
 import DiveCore
 
 /// The refusals every XML pass over a file reports alike — the streaming reader and the
 /// schema validator — so that one file gets one code and one sentence whichever pass met
 /// the problem first.
-enum XMLProblem {
+package enum XMLProblem {
     /// A `<!DOCTYPE>`: refused before any entity can be declared, expanded or fetched.
-    static func doctype(at location: SourceLocation) -> DiveError {
+    package static func doctype(at location: SourceLocation) -> DiveError {
         DiveError("xml.doctype",
                   "the file declares a document type (<!DOCTYPE>); dive logs never need one, and it is refused so that no entity is expanded and nothing is fetched",
                   at: location)
@@ -14,7 +14,7 @@ enum XMLProblem {
 
     /// Elements nested deeper than ``InputLimits/xmlDepth``: no dive log nests so deep, and the
     /// file is refused before its nesting costs memory.
-    static func tooDeep(at location: SourceLocation) -> DiveError {
+    package static func tooDeep(at location: SourceLocation) -> DiveError {
         DiveError("xml.too-deep",
                   "the XML nests more than \(InputLimits.xmlDepth) elements deep, which no dive log does; the file is refused",
                   at: location)
@@ -26,7 +26,7 @@ enum XMLProblem {
     /// - Parameters:
     ///   - terminating: the parser was given the end of the input when the error came.
     ///   - openElements: local names of the elements open at that point, outermost first.
-    static func parseError(_ e: xmlError, file: String, terminating: Bool,
+    package static func parseError(_ e: xmlError, file: String, terminating: Bool,
                            openElements: ArraySlice<UnsafePointer<UInt8>>) -> DiveError {
         let message = (e.message.map { String(cString: $0) } ?? "XML error").trimmingWhitespace()
         // At the end of input, libxml2's push parser reports an unfinished document as
