@@ -39,7 +39,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
     var report = ConformReport()
     let validator = try? DiveJSONValidator()
     let entries = listDirectory(directory).sorted()
-    let readers: [String: FileFormat] = ["uddf": .uddf]
+    let readers: [String: FileFormat] = ["uddf": .uddf, "ssrf": .ssrf]
     for entry in entries where isDirectory(directory + "/" + entry) {
         switch entry {
         case "valid", "invalid":

@@ -1,6 +1,7 @@
 import DiveCSV
 import DiveJSON
 import DiveUDDF
+import DiveSSRF
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -263,6 +264,7 @@ func outputName(for input: String, format: FileFormat) -> String {
     case .csvProfile: ext = "profile.csv"
     case .uddf: ext = "uddf"
     case .json: ext = "divejson"
+    case .ssrf: ext = "ssrf"
     }
     return "\(base).\(ext)"
 }
@@ -282,6 +284,7 @@ final class OutputBuilder {
     private var profile: CSVProfileWriter?
     private var json: DiveJSONWriter?
     private var uddf: UDDFWriter?
+    private var ssrf: SSRFWriter?
     /// What the writer reported while writing the end of the document (header records).
     private(set) var headerFindings: [Finding] = []
     /// The header of every input so far, merged, for formats that write it at the end.
@@ -306,6 +309,10 @@ final class OutputBuilder {
             final = try destination.map { try AtomicFile(destination: $0) }
             uddf = UDDFWriter(body: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
             uddf?.dateOnlyStart = options.dateOnlyStart
+        case .ssrf:
+            body = try AtomicFile(destination: nil)
+            final = try destination.map { try AtomicFile(destination: $0) }
+            ssrf = SSRFWriter(body: body.sink, generator: umilogGenerator)
         }
     }
 
@@ -314,16 +321,26 @@ final class OutputBuilder {
         if let profile { try profile.write(dive, header: header) }
         if let json { try json.write(dive, header: header) }
         if let uddf { try uddf.write(dive, header: header) }
+        if let ssrf { try ssrf.write(dive, header: header) }
     }
 
     /// Findings the writer reported since the last call (what the format could not carry).
-    func takeFindings() -> [Finding] { (json?.takeFindings() ?? []) + (uddf?.takeFindings() ?? []) }
+    func takeFindings() -> [Finding] { (json?.takeFindings() ?? []) + (uddf?.takeFindings() ?? []) + (ssrf?.takeFindings() ?? []) }
 
     /// Adds what one input's header holds to the merged header (records by uuid, once).
     func merge(_ h: LogbookHeader) { header.merge(h) }
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
+        if let ssrf {
+            let target: ByteSink = final?.sink ?? standardOutput
+            try ssrf.finish(header: header, to: target) { consume in
+                try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
+            }
+            headerFindings = ssrf.takeFindings()
+            try final?.commit()
+            return
+        }
         if let uddf {
             let target: ByteSink = final?.sink ?? standardOutput
             try uddf.finish(header: header, to: target) { consume in

@@ -6,6 +6,7 @@ import Glibc
 @_exported import enum DiveUDDF.DateOnlyStart
 import DiveJSON
 import DiveUDDF
+import DiveSSRF
 
 /// The formats umilog knows by name.
 public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible {
@@ -13,6 +14,7 @@ public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible 
     case csv
     case csvProfile = "csv-profile"
     case json
+    case ssrf
 
     public var description: String { rawValue }
 }
@@ -27,6 +29,8 @@ public func openReader(path: String, format: FileFormat, displayName: String? = 
         return try UDDFReader(path: path, displayName: displayName)
     case .json:
         return try DiveJSONReader(path: path, displayName: displayName)
+    case .ssrf:
+        return try SSRFReader(path: path, displayName: displayName)
     }
 }
 

@@ -145,6 +145,7 @@ final class FileChecker {
             case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
             case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
             case .csv, .csvProfile: result.diagnostics = try checkCSVStructure(path: path, displayName: displayName).diagnostics
+            case .ssrf: result.diagnostics = try readerDiagnostics(try openReader(path: path, format: format, displayName: displayName), file: displayName)
             }
         } catch let e as DiveError where !e.code.hasPrefix("io.") {
             // What stops a validator part-way is a problem with the content, like any other.
@@ -216,7 +217,12 @@ private final class Passes: @unchecked Sendable {
 /// dives. A file the reader cannot read past a point gives its error as a diagnostic;
 /// only a file that cannot be opened or read throws.
 func uddfReaderDiagnostics(path: String, displayName: String) throws -> [Diagnostic] {
-    let reader = try UDDFReader(path: path, displayName: displayName)
+    try readerDiagnostics(try UDDFReader(path: path, displayName: displayName), file: displayName)
+}
+
+/// What reading a whole file with `reader` finds, and the model checks of every dive it reads:
+/// well-formedness and the model, for a format with no schema of its own.
+func readerDiagnostics(_ reader: any DiveSource, file displayName: String) throws -> [Diagnostic] {
     var checker = ModelChecker(file: displayName)
     var out: [Diagnostic] = []
     do {
