@@ -39,7 +39,6 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
     var report = ConformReport()
     let validator = try? DiveJSONValidator()
     let entries = listDirectory(directory).sorted()
-    let readers: [String: FileFormat] = ["uddf": .uddf, "ssrf": .ssrf]
     for entry in entries where isDirectory(directory + "/" + entry) {
         switch entry {
         case "valid", "invalid":
@@ -101,7 +100,7 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
             }
         default:
             if let only, only.rawValue != entry { continue }
-            guard let format = readers[entry] else {
+            guard let format = FileFormat(rawValue: entry), format.entry.open != nil else {
                 report.shapeErrors.append("\(entry)/: reader pairs for the format \"\(entry)\", which umilog does not read")
                 continue
             }

@@ -1,7 +1,6 @@
 import DiveCSV
 import DiveJSON
 import DiveUDDF
-import DiveSSRF
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -200,22 +199,26 @@ public func detectFormat(path: String, displayName: String? = nil) throws -> Fil
 /// The format of a file whose first bytes (at most ``Sniffer/headSize``) are `head`; a dive
 /// log in a format umilog recognises but does not read is `format.unsupported-input`, naming it.
 func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat {
-    let sniffed = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize)
-    if let unread = Sniffer.unreadLogbook(head) {
-        var what = "a \(unread) logbook"
-        if case .otherXML(let root) = sniffed { what += " (root element <\(root)>)" }
-        throw DiveError("format.unsupported-input", "the file is \(what), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
-    }
-    switch sniffed {
+    switch Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize) {
     case .format(let f): return f
+    case .unread(let format, let root):
+        let what = "a \(format) logbook" + (root.map { " (root element <\($0)>)" } ?? "")
+        throw DiveError("format.unsupported-input", "the file is \(what), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
     case .otherXML(let root):
-        throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (UDDF's root is <uddf>)", at: SourceLocation(file: name, line: 1))
+        throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (it reads \(readableNames))", at: SourceLocation(file: name, line: 1))
     case .unknown:
         if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw DiveError("format.empty", head.isEmpty ? "the file is empty" : "the file holds only white space", at: SourceLocation(file: name))
         }
-        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (UDDF, DiveJSON or CSV)", at: SourceLocation(file: name, line: 1))
+        throw DiveError("format.unknown", "the file is not a dive log umilog recognises (\(readableNames))", at: SourceLocation(file: name, line: 1))
     }
+}
+
+/// The formats umilog reads, by name, for messages ("UDDF, DiveJSON, CSV or Subsurface XML").
+var readableNames: String {
+    var names: [String] = []
+    for f in FileFormat.readable where !names.contains(f.entry.name) && f != .csvProfile { names.append(f.entry.name) }
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
 }
 
 /// What a file met in a directory is to umilog.
@@ -240,7 +243,8 @@ public func classifyFile(_ path: String) throws -> FileKind {
         }
         return .readable(format)
     } catch let e as DiveError where e.code == "format.unsupported-input" {
-        return .unsupported(format: Sniffer.unreadLogbook(head) ?? "dive-log", e)
+        if case .unread(let name, _) = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize) { return .unsupported(format: name, e) }
+        return .unsupported(format: "dive-log", e)
     } catch let e as DiveError where e.code.hasPrefix("format.") {
         return .notADiveLog(e)
     }
@@ -258,14 +262,7 @@ func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T
 func outputName(for input: String, format: FileFormat) -> String {
     var base = input == "-" ? "stdin" : String(input.split(separator: "/").last ?? "output")
     if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = String(base[..<dot]) }
-    let ext: String
-    switch format {
-    case .csv: ext = "csv"
-    case .csvProfile: ext = "profile.csv"
-    case .uddf: ext = "uddf"
-    case .json: ext = "divejson"
-    case .ssrf: ext = "ssrf"
-    }
+    let ext = format.entry.fileExtension ?? format.rawValue
     return "\(base).\(ext)"
 }
 
@@ -280,100 +277,57 @@ final class OutputBuilder {
     /// For the formats written through a spool (their end decides their start): the output
     /// file, created up front so that an unwritable destination fails before any reading.
     private var final: AtomicFile?
-    private var summary: CSVSummaryWriter?
-    private var profile: CSVProfileWriter?
-    private var json: DiveJSONWriter?
-    private var uddf: UDDFWriter?
-    private var ssrf: SSRFWriter?
+    private let writer: any DiveWriter
     /// What the writer reported while writing the end of the document (header records).
     private(set) var headerFindings: [Finding] = []
     /// The header of every input so far, merged, for formats that write it at the end.
     private(set) var header = LogbookHeader()
 
     init(_ options: ConvertOptions, destination: String?) throws {
-        let (format, units, exportedAt) = (options.to, options.units, options.exportedAt)
-        self.destination = destination
-        switch format {
-        case .csv:
-            body = try AtomicFile(destination: destination)
-            summary = CSVSummaryWriter(sink: body.sink, units: units)
-        case .csvProfile:
-            body = try AtomicFile(destination: nil)
-            final = try destination.map { try AtomicFile(destination: $0) }
-            profile = CSVProfileWriter(body: body.sink, units: units)
-        case .json:
-            body = try AtomicFile(destination: destination)
-            json = DiveJSONWriter(sink: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
-        case .uddf:
-            body = try AtomicFile(destination: nil)
-            final = try destination.map { try AtomicFile(destination: $0) }
-            uddf = UDDFWriter(body: body.sink, generator: umilogGenerator, exportedAt: exportedAt ?? exportTimestamp())
-            uddf?.dateOnlyStart = options.dateOnlyStart
-        case .ssrf:
-            body = try AtomicFile(destination: nil)
-            final = try destination.map { try AtomicFile(destination: $0) }
-            ssrf = SSRFWriter(body: body.sink, generator: umilogGenerator)
+        guard let make = options.to.entry.writer else {
+            throw DiveError("format.not-written", "umilog does not write \(options.to.entry.name)", at: SourceLocation(file: destination ?? "-"))
         }
+        self.destination = destination
+        let writeOptions = WriteOptions(units: options.units, exportedAt: options.exportedAt ?? exportTimestamp(), dateOnlyStart: options.dateOnlyStart)
+        // Which kind of writer this is decides the files behind it, so ask a throwaway first.
+        let spools = make(DiscardSink(), writeOptions).spoolsBody
+        if spools {
+            body = try AtomicFile(destination: nil)
+            final = try destination.map { try AtomicFile(destination: $0) }
+        } else {
+            body = try AtomicFile(destination: destination)
+        }
+        writer = make(body.sink, writeOptions)
     }
 
-    func write(_ dive: Dive, header: LogbookHeader) throws {
-        if let summary { try summary.write(dive, header: header) }
-        if let profile { try profile.write(dive, header: header) }
-        if let json { try json.write(dive, header: header) }
-        if let uddf { try uddf.write(dive, header: header) }
-        if let ssrf { try ssrf.write(dive, header: header) }
-    }
+    func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
 
     /// Findings the writer reported since the last call (what the format could not carry).
-    func takeFindings() -> [Finding] { (json?.takeFindings() ?? []) + (uddf?.takeFindings() ?? []) + (ssrf?.takeFindings() ?? []) }
+    func takeFindings() -> [Finding] { writer.takeFindings() }
 
     /// Adds what one input's header holds to the merged header (records by uuid, once).
     func merge(_ h: LogbookHeader) { header.merge(h) }
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
-        if let ssrf {
+        if writer.spoolsBody {
             let target: ByteSink = final?.sink ?? standardOutput
-            try ssrf.finish(header: header, to: target) { consume in
+            try writer.finish(header: header, to: target) { consume in
                 try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
             }
-            headerFindings = ssrf.takeFindings()
+            headerFindings = writer.takeFindings()
             try final?.commit()
             return
         }
-        if let uddf {
-            let target: ByteSink = final?.sink ?? standardOutput
-            try uddf.finish(header: header, to: target) { consume in
-                try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
-            }
-            headerFindings = uddf.takeFindings()
-            try final?.commit()
-            return
-        }
-        if let json {
-            try json.finish(header: header)
-            headerFindings = json.takeFindings()
-            if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
-            return
-        }
-        if let summary {
-            try summary.finish()
-            if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
-            return
-        }
-        guard let profile else { return }
-        try profile.finish()
-        let target: ByteSink = final?.sink ?? standardOutput
-        try profile.headerRow().withUnsafeBytes { try target.write($0) }
-        if profile.needsPadding {
-            var padder = CSVRowPadder(fields: profile.fieldCount, sink: target)
-            try body.copy(to: target) { try padder.feed($0) }
-            try padder.flush()
-        } else {
-            try body.copy(to: target)
-        }
-        try final?.commit()
+        try writer.finish(header: header, to: body.sink) { _ in }
+        headerFindings = writer.takeFindings()
+        if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
     }
+}
+
+/// A sink that keeps nothing.
+final class DiscardSink: ByteSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {}
 }
 
 extension Finding {

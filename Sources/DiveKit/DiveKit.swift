@@ -6,32 +6,15 @@ import Glibc
 @_exported import enum DiveUDDF.DateOnlyStart
 import DiveJSON
 import DiveUDDF
-import DiveSSRF
 
-/// The formats umilog knows by name.
-public enum FileFormat: String, Sendable, CaseIterable, CustomStringConvertible {
-    case uddf
-    case csv
-    case csvProfile = "csv-profile"
-    case json
-    case ssrf
-
-    public var description: String { rawValue }
-}
-
-/// Opens a streaming reader for `path` in `format`.
+/// Opens a streaming reader for `path` in `format` (see ``FormatRegistry``).
 public func openReader(path: String, format: FileFormat, displayName: String? = nil,
                        csv: CSVReadOptions = CSVReadOptions()) throws -> any DiveSource {
-    switch format {
-    case .csv, .csvProfile:
-        return try CSVDiveReader(path: path, displayName: displayName, options: csv)
-    case .uddf:
-        return try UDDFReader(path: path, displayName: displayName)
-    case .json:
-        return try DiveJSONReader(path: path, displayName: displayName)
-    case .ssrf:
-        return try SSRFReader(path: path, displayName: displayName)
+    let name = displayName ?? (path == "-" ? "<stdin>" : path)
+    guard let open = format.entry.open else {
+        throw DiveError("format.unsupported-input", "umilog does not read \(format.entry.name) yet", at: SourceLocation(file: name))
     }
+    return try open(path, name, ReadOptions(csv: csv))
 }
 
 /// This program, as the `generator` of documents it writes.

@@ -141,11 +141,10 @@ final class FileChecker {
     func check(path: String, displayName: String, format: FileFormat) throws -> FileValidation {
         var result = FileValidation(path: displayName, format: format)
         do {
-            switch format {
-            case .uddf: result.diagnostics = try checkUDDF(path: path, displayName: displayName)
-            case .json: result.diagnostics = try checkDiveJSON(path: path, displayName: displayName)
-            case .csv, .csvProfile: result.diagnostics = try checkCSVStructure(path: path, displayName: displayName).diagnostics
-            case .ssrf: result.diagnostics = try readerDiagnostics(try openReader(path: path, format: format, displayName: displayName), file: displayName)
+            if let check = format.entry.validate {
+                result.diagnostics = try check(self, path, displayName)
+            } else if let open = format.entry.open {
+                result.diagnostics = try readerDiagnostics(try open(path, displayName, ReadOptions()), file: displayName)
             }
         } catch let e as DiveError where !e.code.hasPrefix("io.") {
             // What stops a validator part-way is a problem with the content, like any other.
@@ -164,7 +163,7 @@ final class FileChecker {
 
     /// The schema on one thread, the reader and model checks on another: each pass
     /// streams the file, so the two together take about as long as the slower one.
-    private func checkUDDF(path: String, displayName: String) throws -> [Diagnostic] {
+    func checkUDDF(path: String, displayName: String) throws -> [Diagnostic] {
         let schema = try self.schema ?? UDDFSchemaValidator()
         self.schema = schema
         let passes = Passes(schema: schema)
@@ -185,7 +184,7 @@ final class FileChecker {
         return passes.schemaDiagnostics + passes.readerDiagnostics.filter { !(stopped && $0.code.hasPrefix("xml.")) }
     }
 
-    private func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
+    func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
         let json = try self.json ?? DiveJSONValidator()
         self.json = json
         let parsed = try JSONParser.parse(file: path, displayName: displayName)

@@ -18,10 +18,10 @@ struct Convert: ParsableCommand {
     @Argument(help: "Input files (- for standard input).")
     var inputs: [String]
 
-    @Option(help: "Output format: csv (one row per dive), csv-profile (one row per sample), json (DiveJSON 1.0) or uddf (UDDF 3.2.2).")
+    @Option(help: ArgumentHelp("Output format: \(FormatHelp.written)."))
     var to: FileFormat
 
-    @Option(help: "Input format, instead of sniffing it.")
+    @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatHelp.read)."))
     var from: FileFormat?
 
     @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")

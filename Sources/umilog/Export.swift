@@ -22,7 +22,7 @@ struct Export: ParsableCommand {
     )
 
     @Option(help: "The logbook database file.") var db: String
-    @Option(name: .customLong("to"), help: ArgumentHelp("The output format — csv, csv-profile, json or uddf — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"))
+    @Option(name: .customLong("to"), help: ArgumentHelp("The output format — \(FormatRegistry.list(FileFormat.writable)) — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"))
     var to: [String] = []
     @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).") var output: String?
     @Option(help: "Only the dives with this number.") var dive: Int?
@@ -36,17 +36,17 @@ struct Export: ParsableCommand {
             var format: FileFormat?
             var through: LocalDate?
             for value in to {
-                if let f = FileFormat(rawValue: value) {
+                if let f = FileFormat(rawValue: value), f.entry.writer != nil {
                     guard format == nil else { throw ValidationError("--to names two formats (\(format!.rawValue), \(value))") }
                     format = f
                 } else if let d = Self.day(value) {
                     guard through == nil else { throw ValidationError("--to names two last days") }
                     through = d
                 } else {
-                    throw ValidationError("--to \(value) is neither a format (csv, csv-profile, json, uddf) nor a day (YYYY-MM-DD)")
+                    throw ValidationError("--to \(value) is neither a format (\(FileFormat.writable.map(\.rawValue).joined(separator: ", "))) nor a day (YYYY-MM-DD)")
                 }
             }
-            guard let format else { throw ValidationError("name the output format with --to csv|csv-profile|json|uddf") }
+            guard let format else { throw ValidationError("name the output format with --to \(FileFormat.writable.map(\.rawValue).joined(separator: "|"))") }
             return (format, through)
         }
     }

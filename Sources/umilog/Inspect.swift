@@ -9,7 +9,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The file to inspect (- for standard input).")
     var file: String
 
-    @Option(help: "Input format, instead of sniffing it (uddf, json, csv or csv-profile).")
+    @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatRegistry.list(FileFormat.readable)).", valueName: "format"))
     var from: FileFormat?
 
     @Flag(name: .shortAndLong, help: "Also list the findings.")

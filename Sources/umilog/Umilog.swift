@@ -13,7 +13,7 @@ func printError(_ line: String) {
 /// An error as a command that takes `--from` prints it: a file the sniffer does not
 /// recognise gets the option that names its format.
 func describeWithFromHint(_ e: DiveError) -> String {
-    e.code == "format.unknown" ? e.description + "; name its format with --from uddf|json|csv" : e.description
+    e.code == "format.unknown" ? e.description + "; name its format with --from \(FileFormat.readable.filter { $0 != .csvProfile }.map(\.rawValue).joined(separator: "|"))" : e.description
 }
 
 @main
@@ -50,6 +50,18 @@ struct Umilog: ParsableCommand {
     }
 }
 
-extension FileFormat: ExpressibleByArgument {}
+extension FileFormat: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// The formats' names and what each is, from the registry, for help texts.
+enum FormatHelp {
+    static func describe(_ formats: [FileFormat]) -> String {
+        let items = formats.map { "\($0.rawValue) (\($0.entry.name))" }
+        return items.dropLast().joined(separator: ", ") + " or " + (items.last ?? "")
+    }
+    static var written: String { describe(FileFormat.writable) }
+    static var read: String { describe(FileFormat.readable) }
+}
 extension UnitSystem: ExpressibleByArgument {}
 extension DateOnlyStart: ExpressibleByArgument {}

@@ -125,11 +125,16 @@ func csvRecords(_ text: String) -> [Int] {
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct UnsupportedInputTests {
     @Test(arguments: [
-        ("ssrf/subsurface__TwoTimesTwo.ssrf", "a Subsurface XML logbook (root element <divelog>)"),
         ("other/divinglog__DivingLog6_export.xml", "a Diving Log XML logbook (root element <Divinglog>)"),
         ("other/divinglog__TestDiveDivingLog5.08.udcf", "a UDCF logbook (root element <PROFILE>)"),
-        ("ssrf/subsurface-v1__subsurface-1.xml", "a Subsurface XML (version 1) logbook (root element <dives>)"),
-        ("other/suunto-dm4__suunto_dm4.xml", "a dive computer XML (Suunto DM4/DM5 or a libdivecomputer dump) logbook (root element <Dive>)"),
+        ("other/suunto-dm4__suunto_dm4.xml", "a Suunto DM4/DM5 XML logbook (root element <Dive>)"),
+        ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
+        ("shearwater/shearwater-xml__valid_depth_data_trimmed.xml", "a Shearwater XML logbook (root element <dive>)"),
+        ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
+        ("macdive/macdive__data.xml", "a MacDive XML logbook (root element <dives>)"),
+        ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
+        ("fit/garmin-descent-mk1__2018-04-11-10-56-59.fit", "a Garmin FIT logbook"),
+        ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Shearwater Cloud, Seac Sync and others) logbook"),
         ("other/divinglog__divinglog_9_dives_1.zxu", "a DAN DL7 (ZXL/ZXU) logbook"),
         ("other/suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL", "a DAN DL7 (ZXL/ZXU) logbook"),
         ("json/suunto-app__suunto_ocean_air.json", "a Suunto app DeviceLog JSON logbook"),

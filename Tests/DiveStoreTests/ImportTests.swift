@@ -128,28 +128,12 @@ struct CorpusImportTests {
     static let notRecognised: [String: String] = [
         // The corpus's own index: a table none of whose columns a dive log has.
         "MANIFEST.tsv": "format.not-a-dive-log",
-        // Binary files, archives and databases: nothing in their first bytes names a format.
+        // Binary files and archives: nothing in their first bytes names a format.
         "divinglog/divelogs-de__TestDiveDivelogsDE.DLD": "format.unknown",  // divelogs.de: a zip of XML
-        "divinglog/divinglog__TestDivingLog4.1.1.sql": "format.unknown",  // Diving Log's SQLite database
-        "fit/garmin-connect-manual__TestDive.fit": "format.unknown",  // Garmin FIT …
-        "fit/garmin-descent-g1__18478819822_ACTIVITY.fit": "format.unknown",
-        "fit/garmin-descent-mk1__2018-04-11-10-56-59.fit": "format.unknown",
-        "fit/garmin-descent-mk1__garmin_2023-10-21-12-13-38.fit": "format.unknown",
-        "fit/garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit": "format.unknown",
-        "fit/suunto-ocean__FreeDiving_2024-10-16T16_33_30.fit": "format.unknown",  // … and a Suunto Ocean's FIT
         "other/divesoft__Liberty_CCR_header_v1_00000011.dlf": "format.unknown",  // Divesoft's binary log
-        "other/seac-sync__TestDiveSeacSync.db": "format.unknown",  // Seac Sync's SQLite database
         "other/smarttrak__Demo_SmartTrak.slg": "format.unknown",  // SmartTRAK's MS Access database
         "other/uwatec-datatrak__Example.log": "format.unknown",  // Uwatec DataTrak's binary logbook
-        "shearwater/shearwater-cloud-synthetic__102_o2_cell_traffic_light_demo.db.export": "format.unknown",  // Shearwater Cloud's SQLite
         "suunto/suunto-dm3__TestDiveDM3.SDE": "format.unknown",  // Suunto Dive Manager 3: a zip of XML
-        // XML whose root element is no dive log's umilog knows.
-        "macdive/macdive-synthetic__imperial_small.xml": "format.unknown-xml",  // MacDive: <dives> …
-        "macdive/macdive__MissingProps.xml": "format.unknown-xml",
-        "macdive/macdive__data.xml": "format.unknown-xml",
-        "macdive/macdive__doubles.xml": "format.unknown-xml",
-        "macdive/macdive__nightdive.xml": "format.unknown-xml",  // … without Subsurface's <program>
-        "other/jdivelog__TestDiveJDiveLog.jlb": "format.unknown-xml",  // JDiveLog: <JDiveLog>
     ]
 
     static var inputs: [String] { [Paths.corpus, Paths.fixtures + "/uddf", Paths.fixtures + "/valid"] }
@@ -186,12 +170,19 @@ struct CorpusImportTests {
             guard case .unsupported(let format, _) = f.status else { return ("", "") }
             return (f.path.split(separator: "/").last.map(String.init)!, format)
         })
-        // json/ 2, other/ 8, ssrf/ 10, dl7/ 3, udcf/ 2, divinglog/ 2 (Diving Log XML, Subsurface's
-        // divelogs.de export), shearwater/ 2 (Shearwater's XML).
-        #expect(unsupported.count == 29)
+        // json/ 2, other/ 10 (with JDiveLog and Seac Sync's SQLite), ssrf/ 10, dl7/ 3, udcf/ 2,
+        // divinglog/ 3 (Diving Log XML and SQLite, Subsurface's divelogs.de export), shearwater/ 3
+        // (Shearwater's XML and its Cloud database), fit/ 6, macdive/ 5.
+        #expect(unsupported.count == 44)
+        #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == "Garmin FIT")
+        #expect(unsupported["suunto-ocean__FreeDiving_2024-10-16T16_33_30.fit"] == "Garmin FIT")
+        #expect(unsupported["macdive__nightdive.xml"] == "MacDive XML")
+        #expect(unsupported["macdive-synthetic__imperial_small.xml"] == "MacDive XML")
+        #expect(unsupported["jdivelog__TestDiveJDiveLog.jlb"] == "JDiveLog")
+        #expect(unsupported["divinglog__TestDivingLog4.1.1.sql"]?.hasPrefix("SQLite") == true)
         #expect(unsupported["subsurface__SampleDivesV2.ssrf"] == "Subsurface XML")
         #expect(unsupported["subsurface-v2__test40.xml"] == "Subsurface XML")
-        #expect(unsupported["subsurface-v1__subsurface-1.xml"] == "Subsurface XML (version 1)")
+        #expect(unsupported["subsurface-v1__subsurface-1.xml"] == "Subsurface XML")
         #expect(unsupported["divinglog__DivingLog6_export.xml"] == "Diving Log XML")
         #expect(unsupported["divinglog__data.xml"] == "Diving Log XML")
         #expect(unsupported["suunto-app__suunto_ocean_air.json"] == "Suunto app DeviceLog JSON")

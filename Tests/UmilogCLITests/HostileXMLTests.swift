@@ -117,7 +117,7 @@ let uddfTail = "</repetitiongroup></profiledata></uddf>\n"
         var invalid = Array(text.utf8); invalid.replaceSubrange(invalid.firstRange(of: Array("NAME".utf8))!, with: [0x4E, 0xC3, 0x28, 0x45])
         var nul = Array(text.utf8); nul.replaceSubrange(nul.firstRange(of: Array("NAME".utf8))!, with: [0x4E, 0x00, 0x45])
         let utf16 = [UInt8](Data(text.replacingOccurrences(of: "UTF-8", with: "UTF-16").utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
-        for (name, bytes, readable) in [("invalid-utf8", invalid, false), ("nul", nul, false), ("utf16-no-bom", utf16, false), ("utf16", [0xFF, 0xFE] + utf16, true)] {
+        for (name, bytes, readable) in [("invalid-utf8", invalid, false), ("nul", nul, false), ("utf16-no-bom", utf16, true), ("utf16", [0xFF, 0xFE] + utf16, true)] {
             let path = dir + "/\(name).uddf"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let run = try umilogRun(["convert", path, "--to", "json", "-o", dir + "/out.json"])

@@ -1,0 +1,217 @@
+import DiveCSV
+import DiveJSON
+import DiveSSRF
+import DiveUDDF
+
+// The one table of formats. Adding a format is its module plus one line in `FormatRegistry.all`:
+// the sniffer, `openReader`, `convert`'s writers, `--from`/`--to` and their help, `inspect`,
+// `validate`'s and `import`'s directory walks, and the "recognised but not read" listing all
+// come from it.
+
+/// A dive-log format umilog knows by name: a registry entry's `--from`/`--to` value.
+public struct FileFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Comparable {
+    public let rawValue: String
+
+    /// The format of this name, when the registry has one that umilog reads or writes.
+    public init?(rawValue: String) {
+        guard let entry = FormatRegistry.entry(named: rawValue.lowercased()), entry.isReadOrWritten else { return nil }
+        self.rawValue = entry.format.rawValue
+    }
+
+    init(id: String) { rawValue = id }
+
+    /// Formats other code names: the three umilog's own features are built on.
+    public static let uddf = FileFormat(id: "uddf")
+    public static let csv = FileFormat(id: "csv")
+    public static let csvProfile = FileFormat(id: "csv-profile")
+    public static let json = FileFormat(id: "json")
+
+    public var description: String { rawValue }
+    public static func < (a: FileFormat, b: FileFormat) -> Bool { a.rawValue < b.rawValue }
+
+    /// The registry's entry for this format.
+    public var entry: FormatEntry { FormatRegistry.entry(named: rawValue)! }
+
+    /// Every format umilog reads or writes, in registry order.
+    public static var allCases: [FileFormat] { FormatRegistry.all.filter(\.isReadOrWritten).map(\.format) }
+    /// The formats umilog reads.
+    public static var readable: [FileFormat] { FormatRegistry.all.filter { $0.open != nil }.map(\.format) }
+    /// The formats umilog writes.
+    public static var writable: [FileFormat] { FormatRegistry.all.filter { $0.writer != nil }.map(\.format) }
+}
+
+/// What a reader may need beside the file.
+public struct ReadOptions: Sendable {
+    /// What a CSV input does not say (date order, a profile's start, column meanings).
+    public var csv = CSVReadOptions()
+    public init(csv: CSVReadOptions = CSVReadOptions()) { self.csv = csv }
+}
+
+/// What a writer may need beside the dives.
+public struct WriteOptions: Sendable {
+    public var units: UnitSystem = .metric
+    /// The export instant written into the document.
+    public var exportedAt: String
+    /// How UDDF output spells a dive logged with a date and no time.
+    public var dateOnlyStart: DateOnlyStart = .bare
+    public init(units: UnitSystem = .metric, exportedAt: String, dateOnlyStart: DateOnlyStart = .bare) {
+        self.units = units; self.exportedAt = exportedAt; self.dateOnlyStart = dateOnlyStart
+    }
+}
+
+/// One format in the registry.
+public struct FormatEntry: Sendable {
+    /// The `--from`/`--to` value, and the source format recorded with imported files.
+    public let format: FileFormat
+    /// The format's name for people ("Subsurface XML").
+    public let name: String
+    /// The file name ending its output gets (`uddf`, `profile.csv`); `nil` when not written.
+    public let fileExtension: String?
+    /// How sure the format is that a file is in it, from the file's first bytes.
+    public let sniff: @Sendable (SniffInput) -> SniffConfidence
+    /// Opens a streaming reader: path, the name diagnostics use, options. `nil`: recognised,
+    /// not read yet.
+    public let open: (@Sendable (String, String, ReadOptions) throws -> any DiveSource)?
+    /// Makes a writer over the sink dives are written (or spooled) to. `nil`: not written.
+    public let writer: (@Sendable (ByteSink, WriteOptions) -> any DiveWriter)?
+    /// What `validate` checks beyond reading every dive and the model checks (a schema).
+    let validate: (@Sendable (FileChecker, String, String) throws -> [Diagnostic])?
+
+    init(_ id: String, _ name: String, ext: String? = nil, sniff: @escaping @Sendable (SniffInput) -> SniffConfidence,
+         open: (@Sendable (String, String, ReadOptions) throws -> any DiveSource)? = nil,
+         writer: (@Sendable (ByteSink, WriteOptions) -> any DiveWriter)? = nil,
+         validate: (@Sendable (FileChecker, String, String) throws -> [Diagnostic])? = nil) {
+        format = FileFormat(id: id)
+        self.name = name
+        fileExtension = ext
+        self.sniff = sniff
+        self.open = open
+        self.writer = writer
+        self.validate = validate
+    }
+
+    /// umilog reads or writes it (otherwise it is only recognised, and named).
+    public var isReadOrWritten: Bool { open != nil || writer != nil }
+}
+
+/// The formats umilog knows: what it reads, what it writes, and what it recognises but does not
+/// read yet (named, so a diver learns what the file is).
+public enum FormatRegistry {
+    public static let all: [FormatEntry] = [
+        FormatEntry("uddf", "UDDF", ext: "uddf", sniff: { $0.root == "uddf" ? .certain : .none },
+                    open: { path, name, _ in try UDDFReader(path: path, displayName: name) },
+                    writer: { sink, o in UDDFDocumentWriter(body: sink, options: o) },
+                    validate: { v, path, name in try v.checkUDDF(path: path, displayName: name) }),
+        FormatEntry("json", "DiveJSON", ext: "divejson", sniff: { $0.isJSON ? (Sniffer.declaresDiveJSON($0.text) ? .certain : .weak) : .none },
+                    open: { path, name, _ in try DiveJSONReader(path: path, displayName: name) },
+                    writer: { sink, o in DiveJSONDocumentWriter(sink: sink, options: o) },
+                    validate: { v, path, name in try v.checkDiveJSON(path: path, displayName: name) }),
+        FormatEntry("csv", "CSV", ext: "csv", sniff: { Sniffer.looksLikeCSV($0) ? .weak : .none },
+                    open: { try CSVDiveReader(path: $0, displayName: $1, options: $2.csv) },
+                    writer: { sink, o in CSVSummaryWriter(sink: sink, units: o.units) },
+                    validate: { _, path, name in try checkCSVStructure(path: path, displayName: name).diagnostics }),
+        FormatEntry("csv-profile", "CSV profile", ext: "profile.csv", sniff: { _ in .none },
+                    open: { try CSVDiveReader(path: $0, displayName: $1, options: $2.csv) },
+                    writer: { sink, o in CSVProfileDocumentWriter(body: sink, units: o.units) },
+                    validate: { _, path, name in try checkCSVStructure(path: path, displayName: name).diagnostics }),
+        FormatEntry("ssrf", "Subsurface XML", ext: "ssrf", sniff: SSRF.sniff),
+        // Recognised, not read yet.
+        FormatEntry("fit", "Garmin FIT", sniff: { $0.bytes.count >= 12 && $0.bytes[8...11].elementsEqual(".FIT".utf8) ? .certain : .none }),
+        FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none }),
+        FormatEntry("suunto-xml", "Suunto DM4/DM5 XML", sniff: { $0.root == "dive" && $0.contains("Suunto.Diving.Dal") ? .likely : .none }),
+        FormatEntry("shearwater-xml", "Shearwater XML", sniff: { $0.root == "dive" && $0.contains("<diveLog") ? .likely : .none }),
+        FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
+        FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
+        FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
+        FormatEntry("macdive", "MacDive XML", sniff: { $0.root == "dives" && $0.contains("<schema>") ? .likely : .none }),
+        FormatEntry("divinglog", "Diving Log XML", sniff: { $0.root == "divinglog" ? .certain : .none }),
+        FormatEntry("udcf", "UDCF", sniff: { $0.root == "profile" && ($0.xmlRootTag?.lowercased().contains("udcf") ?? false) ? .certain : .none }),
+        FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
+        FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { $0.text.starts(with: Array("FSH|".utf8)) ? .certain : .none }),
+        FormatEntry("sqlite", "SQLite (the native database of Diving Log, Shearwater Cloud, Seac Sync and others)",
+                    sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
+    ]
+
+    private static let byName: [String: Int] = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.format.rawValue, $0) })
+
+    /// The entry of this `--from`/`--to` name.
+    public static func entry(named name: String) -> FormatEntry? { byName[name].map { all[$0] } }
+
+    /// The entry whose sniffer is most confident about `input` (the first listed of equals).
+    public static func sniff(_ input: SniffInput) -> FormatEntry? {
+        var best: (entry: FormatEntry, confidence: SniffConfidence)?
+        for entry in all {
+            let c = entry.sniff(input)
+            if c > (best?.confidence ?? .none) { best = (entry, c) }
+        }
+        return best?.entry
+    }
+
+    /// `names` as a list for help and messages: "csv, csv-profile, json or uddf".
+    public static func list(_ formats: [FileFormat]) -> String {
+        let names = formats.map(\.rawValue)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+}
+
+// MARK: Writers as the registry makes them
+
+/// UDDF through its spool.
+final class UDDFDocumentWriter: DiveWriter {
+    let writer: UDDFWriter
+    init(body: ByteSink, options: WriteOptions) {
+        writer = UDDFWriter(body: body, generator: umilogGenerator, exportedAt: options.exportedAt)
+        writer.dateOnlyStart = options.dateOnlyStart
+    }
+    var spoolsBody: Bool { true }
+    func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
+    func takeFindings() -> [Finding] { writer.takeFindings() }
+    func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try writer.finish(header: header, to: target, replayingBody: replayingBody)
+    }
+}
+
+/// DiveJSON, straight to its sink.
+final class DiveJSONDocumentWriter: DiveWriter {
+    let writer: DiveJSONWriter
+    init(sink: ByteSink, options: WriteOptions) {
+        writer = DiveJSONWriter(sink: sink, generator: umilogGenerator, exportedAt: options.exportedAt)
+    }
+    var spoolsBody: Bool { false }
+    func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
+    func takeFindings() -> [Finding] { writer.takeFindings() }
+    func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try writer.finish(header: header)
+    }
+}
+
+extension CSVSummaryWriter: DiveWriter {
+    public var spoolsBody: Bool { false }
+    public func takeFindings() -> [Finding] { [] }
+    public func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try finish()
+    }
+}
+
+/// A profile table: its header row depends on the widest dive, so rows are spooled and the
+/// header written first at the end, short rows padded to its width.
+final class CSVProfileDocumentWriter: DiveWriter {
+    let writer: CSVProfileWriter
+    init(body: ByteSink, units: UnitSystem) { writer = CSVProfileWriter(body: body, units: units) }
+    var spoolsBody: Bool { true }
+    func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
+    func takeFindings() -> [Finding] { [] }
+    func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try writer.finish()
+        try writer.headerRow().withUnsafeBytes { try target.write($0) }
+        if writer.needsPadding {
+            var padder = CSVRowPadder(fields: writer.fieldCount, sink: target)
+            try replayingBody { try padder.feed($0) }
+            try padder.flush()
+        } else {
+            try replayingBody { try target.write($0) }
+        }
+    }
+}
+
