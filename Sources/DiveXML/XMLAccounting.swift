@@ -153,13 +153,13 @@ package final class XMLAccountant {
     package var currentHasChild: Bool { !marks.isEmpty && marks.top.contains(.hasChild) }
 
     /// Opens the accounting of an element: its parent now has a child (and has text if what
-    /// it captured before this child, `parentText`, is not blank); the child inherits cover.
-    @inline(__always) package func push(parentCapturing: Bool, parentText: [UInt8]) {
+    /// it captured before this child is not blank: `parentHasText`); the child inherits cover.
+    @inline(__always) package func push(parentHasText: Bool) {
         var m: ElementMarks = []
         if !marks.isEmpty {
             var parent = marks.top
             parent.insert(.hasChild)
-            if parentCapturing && !parent.contains(.hasText) && !Self.isBlank(parentText) { parent.insert(.hasText) }
+            if parentHasText { parent.insert(.hasText) }
             if parent.contains(.covered) { m.insert(.covered) }
             marks.top = parent
         }
@@ -205,9 +205,10 @@ package final class XMLAccountant {
     }
 
     /// Closes the accounting of the innermost element: tallies it (or its unread attributes)
-    /// unless it was carried or covered. `ownText` is the text the reader captured for it when
-    /// it captured all of it (`nil` otherwise).
-    @inline(__always) package func pop(ownText: [UInt8]?) {
+    /// unless it was carried or covered. `ownText` gives the text the reader captured for it
+    /// when it captured all of it (`nil` otherwise); it is asked for only when the element
+    /// may be reported, so that the common case copies nothing.
+    @inline(__always) package func pop(ownText: () -> [UInt8]?) {
         guard !marks.isEmpty else { return }
         let depth = marks.count
         var m = marks.pop()
@@ -216,9 +217,10 @@ package final class XMLAccountant {
         if !pending && !recordAccounting && (m.contains(.carried) || m.contains(.covered) || m.contains(.hasChild) && !m.contains(.hasText)) {
             return
         }
-        if let ownText, !m.contains(.hasText), !Self.isBlank(ownText) { m.insert(.hasText) }
+        let text = ownText()
+        if let text, !m.contains(.hasText), !Self.isBlank(text) { m.insert(.hasText) }
         if !m.contains(.hasText) && !pending && !recordAccounting { return }
-        close(m, pending: pending, text: ownText ?? [])
+        close(m, pending: pending, text: text ?? [])
     }
 
     private func close(_ m: ElementMarks, pending: Bool, text: [UInt8]) {
