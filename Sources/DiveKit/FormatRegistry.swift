@@ -114,7 +114,8 @@ public enum FormatRegistry {
                     open: { try CSVDiveReader(path: $0, displayName: $1, options: $2.csv) },
                     writer: { sink, o in CSVProfileDocumentWriter(body: sink, units: o.units) },
                     validate: { _, path, name in try checkCSVStructure(path: path, displayName: name).diagnostics }),
-        FormatEntry("ssrf", "Subsurface XML", ext: "ssrf", sniff: SSRF.sniff),
+        FormatEntry("ssrf", "Subsurface XML", ext: "ssrf", sniff: SSRF.sniff,
+                    writer: { sink, _ in SSRFWriter(body: sink, generator: umilogGenerator) }),
         // Recognised, not read yet.
         FormatEntry("fit", "Garmin FIT", sniff: { $0.bytes.count >= 12 && $0.bytes[8...11].elementsEqual(".FIT".utf8) ? .certain : .none }),
         FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none }),
