@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks umilog on two synthetic UDDF logbooks (38 MB and 756 MB) against
+# Benchmarks umilog on two synthetic UDDF logbooks (38 MB and 756 MB), and one set of dives
+# as UDDF and as a 100 MB Subsurface XML logbook, against
 # xmllint --stream (without and with the UDDF schema) and cat. See Benchmarks.md for
 # what the figures mean.
 #
@@ -122,5 +123,22 @@ measure() {
     measure "umilog export --to json (the database)" "$bytes" "$UMILOG" export --db "$DATA/logbook.sqlite" --to json -o "$DATA/export.divejson" -q
     bytes=$(stat -c %s "$DATA/export.divejson")
     measure "umilog import FILE.divejson (the export, into a fresh database)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/restored.sqlite" "$DATA/export.divejson"
+    # Subsurface XML: the same dives as UDDF and as a ~100 MB Subsurface logbook (written by
+    # umilog's own writer from the UDDF), each read to CSV; the ratio is in Benchmarks.md.
+    if [ ! -s "$DATA/logbook-ssrf-dives.uddf" ]; then
+        "$MAKE_LOGBOOK" --dives 630 --interval 2 --duration 60 --out "$DATA/logbook-ssrf-dives.uddf"
+    fi
+    if [ ! -s "$DATA/logbook-100MB.ssrf" ]; then
+        "$UMILOG" convert "$DATA/logbook-ssrf-dives.uddf" --to ssrf -o "$DATA/logbook-100MB.ssrf" -q
+    fi
+    for file in "$DATA/logbook-ssrf-dives.uddf" "$DATA/logbook-100MB.ssrf"; do
+        bytes=$(stat -c %s "$file")
+        measure "cat FILE > /dev/null" "$bytes" sh -c 'cat "$1" > /dev/null' sh "$file"
+        measure "xmllint --stream --noout FILE" "$bytes" xmllint --stream --noout "$file"
+        measure "umilog convert FILE --to csv" "$bytes" "$UMILOG" convert "$file" --to csv -o "$DATA/out-ssrf.csv"
+        measure "umilog convert FILE --to json" "$bytes" "$UMILOG" convert "$file" --to json -o "$DATA/out-ssrf.divejson"
+        measure "umilog convert FILE --to ssrf" "$bytes" "$UMILOG" convert "$file" --to ssrf -o "$DATA/out.ssrf"
+        measure "umilog validate FILE" "$bytes" "$UMILOG" validate "$file"
+    done
 } | tee "$RESULTS"
 echo "bench: $(nproc) cores, RUNS=$RUNS; table also in $RESULTS" >&2

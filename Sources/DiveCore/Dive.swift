@@ -78,8 +78,14 @@ public struct Provenance: Sendable, Hashable {
     public var index: Int
     /// 1-based line where the record starts, for text formats.
     public var line: Int?
-    public init(format: String, file: String? = nil, sourceID: String? = nil, index: Int, line: Int? = nil) {
+    /// The record's uuid stands for its place in the file, because the source gives it no id
+    /// (every Subsurface dive, a UDDF dive without `@id`): the first dive of another file gets
+    /// the same uuid, so it identifies nothing beyond this file.
+    public var positionalIdentity = false
+    public init(format: String, file: String? = nil, sourceID: String? = nil, index: Int, line: Int? = nil,
+                positionalIdentity: Bool = false) {
         self.format = format; self.file = file; self.sourceID = sourceID; self.index = index; self.line = line
+        self.positionalIdentity = positionalIdentity
     }
 }
 

@@ -115,6 +115,7 @@ public enum FormatRegistry {
                     writer: { sink, o in CSVProfileDocumentWriter(body: sink, units: o.units) },
                     validate: { _, path, name in try checkCSVStructure(path: path, displayName: name).diagnostics }),
         FormatEntry("ssrf", "Subsurface XML", ext: "ssrf", sniff: SSRF.sniff,
+                    open: { path, name, _ in try SSRFReader(path: path, displayName: name) },
                     writer: { sink, _ in SSRFWriter(body: sink, generator: umilogGenerator) }),
         // Recognised, not read yet.
         FormatEntry("fit", "Garmin FIT", sniff: { $0.bytes.count >= 12 && $0.bytes[8...11].elementsEqual(".FIT".utf8) ? .certain : .none }),

@@ -463,14 +463,23 @@ struct FileRun {
     /// recorded as record `index` of `source`, this file (nil for a dive restored from its own
     /// sources, `files`: no dive that came from them is its duplicate).
     private mutating func decide(_ dive: Dive, index: Int, source: Int64?, files: [Int64], writer: inout RowWriter) throws -> DivePlan {
+        var dive = dive
         var plan = DivePlan(diveID: dive.uuid, start: dive.startedAt?.description, index: index, outcome: .inserted)
         if let source, let existing = try String.fetchOne(db, sql: "SELECT dive_id FROM dive_source WHERE source_file_id = ? AND record_index = ?", arguments: [source, index]) {
             plan.outcome = .alreadyImported(existing: existing)
             return plan
         }
-        // The same dive record read again (another copy of the file, a re-download with other
-        // bytes): known by its id, as a dive or as a source merged into one.
-        if let existing = try String.fetchOne(db, sql: """
+        // A uuid that only says where the dive lies in its file (Subsurface's dives, UDDF's
+        // without an id) is no identity beyond the file: the first dive of another file has it
+        // too. Such a dive is never known by it; where the logbook has a dive of that uuid, it
+        // gets one of this file's own (the file's digest and the dive's place), and whether it
+        // is a dive the logbook has is for the duplicate check below, by content.
+        if dive.provenance?.positionalIdentity == true {
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dive WHERE id = ?)", arguments: [dive.uuid]) == true {
+                dive.uuid = Identity.uuid5(namespace: dive.uuid, name: "file:\(digest.sha256)")
+                plan.diveID = dive.uuid
+            }
+        } else if let existing = try String.fetchOne(db, sql: """
             SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
             """, arguments: [dive.uuid, dive.uuid]) {
             try recordSource(dive: existing, source: source, index: index, from: dive)

@@ -1,23 +1,20 @@
-import DiveCore
 import DiveXML
 
 /// What an accounting run saw, for tests (see ``XMLAccountant``).
 public typealias UDDFAccounting = XMLAccounting
 
-/// The UDDF reader's side of the shared accounting (``XMLAccountant``): its SAX events feed
-/// the accountant, with the text it captured; what it did not carry becomes `uddf.not-carried`.
+/// The UDDF reader's calls into the shared accounting (``XMLAccountingState``): what it did not
+/// carry becomes `uddf.not-carried`.
 extension UDDFState {
     @inline(__always) func markCarried() { accounts._withUnsafeGuaranteedRef { $0.markCarried() } }
 
-    /// Marks the innermost open element, and so everything inside it, as spoken for by a
-    /// finding the caller makes.
     func coverCurrent() { accounts._withUnsafeGuaranteedRef { $0.coverCurrent() } }
 
-    /// Called before the captured text is cleared for the child being opened.
+    /// Called before the captured text is cleared for the child being opened. Whether the parent
+    /// holds text is asked once per parent, and answered here, where the captured text is:
+    /// handing the array across costs a retain per element.
     @inline(__always) func pushMarks(parentCapturing: Bool) {
-        // Whether the parent holds text is asked only once per parent, and answered here,
-        // where the captured text is: handing the array across costs a retain per element.
-        let hasText = parentCapturing && !accountant.marks.isEmpty && !accountant.marks.top.contains(.hasText) && !Self.isBlank(text)
+        let hasText = parentCapturing && accounts._withUnsafeGuaranteedRef { $0.parentTextUnknown } && !isBlankXML(text)
         accounts._withUnsafeGuaranteedRef { $0.push(parentHasText: hasText) }
     }
 
@@ -25,20 +22,14 @@ extension UDDFState {
         accounts._withUnsafeGuaranteedRef { $0.noteUncapturedText(bytes) }
     }
 
-    func noteUnreadAttributes(_ attributes: XMLAttributes) { accounts._withUnsafeGuaranteedRef { $0.noteUnreadAttributes(attributes) } }
-
-    @inline(__always) func popMarks(ownTextCaptured: Bool) {
-        accounts._withUnsafeGuaranteedRef { $0.pop(ownText: { ownTextCaptured ? text : nil }) }
+    @inline(__always) func noteUnreadAttributes(_ attributes: XMLAttributes) {
+        accounts._withUnsafeGuaranteedRef { $0.noteUnreadAttributes(attributes) }
     }
 
-    @inline(__always) static func isBlank(_ bytes: [UInt8]) -> Bool {
-        !bytes.contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+    /// `ownTextCaptured`: the captured text is all the closing element's own.
+    @inline(__always) func popMarks(ownTextCaptured: Bool) {
+        accounts._withUnsafeGuaranteedRef { $0.pop(ownText: { ownTextCaptured ? self.text : nil }) }
     }
 
     func noteTooLong() { accounts._withUnsafeGuaranteedRef { $0.noteTooLong() } }
-
-    func reportLongTexts(prefix: String) { findings += accounts._withUnsafeGuaranteedRef { $0.takeLongTexts(prefix: prefix) } }
-
-    /// Reports what was not carried in the dive just read (`dive: true`) or outside dives.
-    func reportDrops(dive: Bool, prefix: String) { findings += accounts._withUnsafeGuaranteedRef { $0.takeDrops(record: dive, prefix: prefix) } }
 }

@@ -13,7 +13,8 @@ extension UDDFState {
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(bad.example)\"\(more), which is not a number; not carried", path: path, line: bad.line)
         }
         var dive = Dive(uuid: identity("dive", d.id, index: d.index), startedAt: startTime(d, path: path))
-        dive.provenance = Provenance(format: "uddf", file: file, sourceID: d.id, index: d.index, line: d.line)
+        dive.provenance = Provenance(format: "uddf", file: file, sourceID: d.id, index: d.index, line: d.line,
+                                     positionalIdentity: d.id?.isEmpty ?? true)
         dive.number = d.number
         readSummary(d, into: &dive, path: path)
         let links = resolveLinks(d, into: &dive, path: path)

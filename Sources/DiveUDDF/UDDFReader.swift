@@ -8,73 +8,18 @@ import DiveXML
 /// Values come out in the canonical model's units; writers' habits are read by the rules in
 /// DiveJSON's `docs/uddf-mapping.md`, and every value that cannot be carried, or whose
 /// reading had to be decided, is reported as a ``Finding``.
-public final class UDDFReader: DiveSource {
-    /// The file name used in diagnostics.
-    public let displayName: String
-    private let state: UDDFState
-    private let parser: XMLPushParser
-    private var done = false
-
+public final class UDDFReader: XMLDiveReader {
     /// Opens the UDDF file at `path` (`-` for standard input).
     /// - Parameter displayName: the name diagnostics use; defaults to `path`.
     public init(path: String, displayName: String? = nil) throws {
-        let name = displayName ?? (path == "-" ? "<stdin>" : path)
-        self.displayName = name
-        state = UDDFState(file: name)
-        parser = try XMLPushParser(path: path, displayName: name, handler: state)
-        state.parser = parser
-        state.accountant.parser = parser
+        let name = Self.name(path, displayName)
+        try super.init(path: path, displayName: name, state: UDDFState(file: name))
     }
-
-    /// What the file says outside its dives, as read so far.
-    public var header: LogbookHeader { state.header }
-
-    /// The next dive in document order, or `nil` at the end of the file.
-    public func next() throws -> Dive? {
-        while state.readyHead >= state.ready.count {
-            state.ready.removeAll(keepingCapacity: true)
-            state.readyHead = 0
-            if done { return nil }
-            if try !parser.step() {
-                done = true
-                try state.finishDocument()
-            }
-        }
-        let dive = state.ready[state.readyHead]
-        state.readyHead += 1
-        return dive
-    }
-
-    /// Findings reported since the last call.
-    public func takeFindings() -> [Finding] {
-        defer { state.findings.removeAll(keepingCapacity: true) }
-        return state.findings
-    }
-
-    /// Bytes of input consumed so far.
-    public var bytesRead: Int { parser.bytesRead }
-
-    /// The most waypoints one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
-    var samplesPerDive: Int {
-        get { state.samplesPerDive }
-        set { state.samplesPerDive = newValue }
-    }
-
-    /// When set before reading, the reader records the path of every element it carried or
-    /// covered by a finding of its own (``accounting``), so that a test can check that every
-    /// element with content is accounted for.
-    public var recordsAccounting: Bool {
-        get { state.accountant.recordAccounting }
-        set { state.accountant.recordAccounting = newValue }
-    }
-
-    /// What the reader accounted for so far (recorded only with ``recordsAccounting``).
-    public var accounting: UDDFAccounting { state.accountant.accounting }
 }
 
 /// The SAX state machine: a stack of open tags, the record being read, and the logbook
 /// header built so far.
-final class UDDFState: XMLEventHandler {
+final class UDDFState: XMLEventHandler, XMLDiveState {
     let file: String
     /// The parser feeding this state; it is owned by the same reader and outlives every callback.
     unowned(unsafe) var parser: XMLPushParser?
@@ -83,7 +28,7 @@ final class UDDFState: XMLEventHandler {
     var ready: [Dive] = []
     var readyHead = 0
 
-    @exclusivity(unchecked) private var tags = TagTable()
+    @exclusivity(unchecked) private var tags = NameTable<Tag>(default: .other) { Tag.byName[$0] ?? .other }
     @exclusivity(unchecked) private(set) var stack: [Tag] = []
     @exclusivity(unchecked) private(set) var text: [UInt8] = []
     @exclusivity(unchecked) private var capturing = false
@@ -196,7 +141,7 @@ final class UDDFState: XMLEventHandler {
     }
 
     private func startElementBody(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        let tag = tags.tag(localName)
+        let tag = tags.code(localName)
         stack.append(tag)
         if !sawRoot {
             sawRoot = true
@@ -519,7 +464,6 @@ final class UDDFState: XMLEventHandler {
     }
 
     /// True when the element being closed had a child element.
-    var hasChildElement: Bool { accountant.currentHasChild }
 
     /// Adds a reading of `kind` to the waypoint being read.
     private func addExtra(_ kind: ExtraChannel.Kind, _ value: DecimalNumber?) {

@@ -191,32 +191,3 @@ extension Tag {
     }
 }
 
-/// Maps libxml2's interned element names to tags. libxml2 interns every name in its parser
-/// dictionary, so the pointer identifies the name: one dictionary lookup per distinct name,
-/// then a hit in a small cache per element. libxml2 packs names byte by byte, so neighbouring
-/// short names differ only in their low address bits: the slot is a multiplicative hash of the
-/// whole address, and a name whose slot is taken goes to the next one.
-struct TagTable {
-    private var keys = [UInt](repeating: 0, count: 256)
-    private var values = [Tag](repeating: .other, count: 256)
-
-    mutating func tag(_ name: UnsafePointer<UInt8>) -> Tag {
-        let key = UInt(bitPattern: name)
-        let first = Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        if keys[first] == key { return values[first] }
-        let second = (first + 1) & 255
-        if keys[second] == key { return values[second] }
-        let slot = keys[first] == 0 ? first : second
-        var bytes: [UInt8] = []
-        var p = name
-        while p.pointee != 0 {
-            let b = p.pointee
-            bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
-            p += 1
-        }
-        let tag = Tag.byName[String(decoding: bytes, as: UTF8.self)] ?? .other
-        keys[slot] = key
-        values[slot] = tag
-        return tag
-    }
-}

@@ -5,9 +5,9 @@ import DiveCore
 /// or covered by a finding a handler made for its whole subtree; everything else is reported
 /// as `<format>.not-carried` when it closes. The rule is the mechanism, not a list of names, so an
 /// element a new writer invents is reported the first time a file carries it.
-package struct ElementMarks: OptionSet {
+@frozen package struct ElementMarks: OptionSet {
     package let rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Non-blank characters appeared directly inside the element.
     package static let hasText = ElementMarks(rawValue: 1)
     /// A handler read the element's text.
@@ -24,14 +24,14 @@ package struct ElementMarks: OptionSet {
 /// innermost element (once per element read) costs no copy-on-write check.
 package struct MarkStack {
     package init() {}
-    private var base = UnsafeMutablePointer<ElementMarks>.allocate(capacity: 64)
-    private var capacity = 64
+    @usableFromInline var base = UnsafeMutablePointer<ElementMarks>.allocate(capacity: 64)
+    @usableFromInline var capacity = 64
     package private(set) var count = 0
 
-    @inline(__always) package var isEmpty: Bool { count == 0 }
+    @inlinable @inline(__always) package var isEmpty: Bool { count == 0 }
 
     /// The innermost element's marks.
-    @inline(__always) package var top: ElementMarks {
+    @inlinable @inline(__always) package var top: ElementMarks {
         get { base[count - 1] }
         nonmutating set { base[count - 1] = newValue }
     }
@@ -107,7 +107,7 @@ package final class XMLAccountant {
     /// An attribute that names its element for references and carries no value (`id`).
     let identityAttribute: StaticString?
 
-    @exclusivity(unchecked) package var marks = MarkStack()
+    @exclusivity(unchecked) @usableFromInline package var marks = MarkStack()
     /// Attributes no handler read, by the depth of their element.
     @exclusivity(unchecked) var unreadAttributes: [(depth: Int, attributes: [(name: String, value: String)])] = []
     /// True while a record (a dive) is being read, and the depth of its element: what is not
@@ -152,6 +152,10 @@ package final class XMLAccountant {
     /// True when the innermost open element has had a child element.
     package var currentHasChild: Bool { !marks.isEmpty && marks.top.contains(.hasChild) }
 
+    /// True when the innermost open element is not yet known to hold text of its own (what it
+    /// captured before a child opens is then worth looking at).
+    package var parentTextUnknown: Bool { !marks.isEmpty && !marks.top.contains(.hasText) }
+
     /// Opens the accounting of an element: its parent now has a child (and has text if what
     /// it captured before this child is not blank: `parentHasText`); the child inherits cover.
     @inline(__always) package func push(parentHasText: Bool) {
@@ -168,9 +172,12 @@ package final class XMLAccountant {
 
     /// Notes non-blank text the innermost element holds that the reader is not capturing
     /// (after one of its children closed, or in an element whose text it never reads).
-    @inline(__always) package func noteUncapturedText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !marks.isEmpty, !marks.top.contains(.hasText), !Self.isBlank(bytes) else { return }
-        marks.top.insert(.hasText)
+    @inlinable @inline(__always) package func noteUncapturedText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !marks.isEmpty, !marks.top.contains(.hasText) else { return }
+        for b in bytes where !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) {
+            marks.top.insert(.hasText)
+            return
+        }
     }
 
     @inline(__always) package static func isBlank<C: Collection<UInt8>>(_ bytes: C) -> Bool {
@@ -350,4 +357,40 @@ package final class XMLAccountant {
                            at: SourceLocation(file: file, line: g.entries[0].line, path: prefix + g.parent))
         }
     }
+}
+
+/// A streaming reader's state that feeds an ``XMLAccountant`` from its SAX events. Each reader
+/// implements these few calls over its own captured text (see `UDDFReader+Accounting.swift`):
+/// written in the reader's module they compile to direct calls, where a shared generic
+/// implementation here was called through witness tables per element (7 % of a conversion).
+package protocol XMLAccountingState: AnyObject {
+    /// The reader's accountant, through a guaranteed reference (no retain per call).
+    var accounts: Unmanaged<XMLAccountant> { get }
+    var findings: [Finding] { get set }
+    func markCarried()
+    func coverCurrent()
+    func pushMarks(parentCapturing: Bool)
+    func noteTrailingText(_ bytes: UnsafeBufferPointer<UInt8>)
+    func noteUnreadAttributes(_ attributes: XMLAttributes)
+    func popMarks(ownTextCaptured: Bool)
+    func noteTooLong()
+}
+
+extension XMLAccountingState {
+    /// True when the innermost open element has had a child element.
+    package var hasChildElement: Bool { accounts._withUnsafeGuaranteedRef { $0.currentHasChild } }
+
+    package func reportLongTexts(prefix: String) {
+        findings += accounts._withUnsafeGuaranteedRef { $0.takeLongTexts(prefix: prefix) }
+    }
+
+    /// Reports what was not carried in the record just read (`dive: true`) or outside records.
+    package func reportDrops(dive: Bool, prefix: String) {
+        findings += accounts._withUnsafeGuaranteedRef { $0.takeDrops(record: dive, prefix: prefix) }
+    }
+}
+
+/// Whether bytes are XML white space only.
+@inlinable @inline(__always) package func isBlankXML(_ bytes: [UInt8]) -> Bool {
+    !bytes.contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
 }

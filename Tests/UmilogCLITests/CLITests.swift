@@ -100,7 +100,7 @@ struct ConformCLITests {
     @Test func theWholeCorpusNamesTheFormatsNotReadAndExitsTwo() throws {
         let r = try umilog(["conform", Paths.fixtures])
         #expect(r.status == 2)
-        for format in ["ssrf", "fit", "suunto_json", "suunto_xml"] {
+        for format in ["fit", "suunto_json", "suunto_xml"] {
             #expect(r.stderr.contains("error[conform.shape]: \(format)/: reader pairs for the format \"\(format)\", which umilog does not read"))
         }
     }

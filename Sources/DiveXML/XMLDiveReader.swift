@@ -1,0 +1,92 @@
+import DiveCore
+
+/// The SAX state of one XML format's reader: it builds dives from the events its parser feeds it
+/// and queues each finished one in ``ready`` for ``XMLDiveReader`` to hand out.
+package protocol XMLDiveState: XMLEventHandler, XMLAccountingState {
+    /// The parser feeding this state (owned by the reader, which outlives every callback).
+    var parser: XMLPushParser? { get set }
+    var accountant: XMLAccountant { get }
+    /// What the file says outside its dives, as read so far.
+    var header: LogbookHeader { get }
+    /// Dives finished and not yet handed out, from `readyHead` on.
+    var ready: [Dive] { get set }
+    var readyHead: Int { get set }
+    /// ``InputLimits/samplesPerDive``, lowered by tests.
+    var samplesPerDive: Int { get set }
+    /// Called once the parser has seen the whole input: throws what stopped the parse, and
+    /// reports what was read outside dives.
+    func finishDocument() throws
+}
+
+/// A streaming reader of one XML format, over the shared libxml2 push parser: it never builds
+/// a DOM; memory holds the logbook header and the dive being read, whatever the file's size.
+/// Each format's reader is this class with its own ``XMLDiveState``.
+open class XMLDiveReader: DiveSource {
+    /// The file name used in diagnostics.
+    public let displayName: String
+    let state: any XMLDiveState
+    let parser: XMLPushParser
+    private var done = false
+
+    /// Opens the file at `path` (`-` for standard input) for `state` to read.
+    /// - Parameters:
+    ///   - displayName: the name diagnostics use (the reader's state was made with it).
+    ///   - lenient: read past what is not well-formed (see ``XMLPushParser/lenient``).
+    package init(path: String, displayName: String, state: any XMLDiveState, lenient: Bool = false) throws {
+        self.displayName = displayName
+        self.state = state
+        parser = try XMLPushParser(path: path, displayName: displayName, handler: state, lenient: lenient)
+        state.parser = parser
+        state.accountant.parser = parser
+    }
+
+    /// The name diagnostics use for `path` when the caller gives none.
+    package static func name(_ path: String, _ displayName: String?) -> String {
+        displayName ?? (path == "-" ? "<stdin>" : path)
+    }
+
+    /// What the file says outside its dives, as read so far.
+    public var header: LogbookHeader { state.header }
+
+    /// The next dive in document order, or `nil` at the end of the file.
+    public func next() throws -> Dive? {
+        while state.readyHead >= state.ready.count {
+            state.ready.removeAll(keepingCapacity: true)
+            state.readyHead = 0
+            if done { return nil }
+            if try !parser.step() {
+                done = true
+                try state.finishDocument()
+            }
+        }
+        let dive = state.ready[state.readyHead]
+        state.readyHead += 1
+        return dive
+    }
+
+    /// Findings reported since the last call.
+    public func takeFindings() -> [Finding] {
+        defer { state.findings.removeAll(keepingCapacity: true) }
+        return state.findings
+    }
+
+    /// Bytes of input consumed so far.
+    public var bytesRead: Int { parser.bytesRead }
+
+    /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
+    package var samplesPerDive: Int {
+        get { state.samplesPerDive }
+        set { state.samplesPerDive = newValue }
+    }
+
+    /// When set before reading, the reader records the path of every element it carried or
+    /// covered by a finding of its own (``accounting``), so that a test can check that every
+    /// element with content is accounted for.
+    public var recordsAccounting: Bool {
+        get { state.accountant.recordAccounting }
+        set { state.accountant.recordAccounting = newValue }
+    }
+
+    /// What the reader accounted for so far (recorded only with ``recordsAccounting``).
+    public var accounting: XMLAccounting { state.accountant.accounting }
+}
