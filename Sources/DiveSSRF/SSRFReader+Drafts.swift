@@ -26,6 +26,27 @@ enum SampleAttribute: Equatable {
     /// `sensorN` (1 to 6): the reading of O₂ cell N.
     case cell(Int)
 
+    /// The attribute as a byte, for ``NameTable``: the plain cases by their order, `pressureN`
+    /// from 64, `sensorN` from 128.
+    var code: UInt8 {
+        switch self {
+        case .pressureN(let n): return 64 + UInt8(clamping: min(n, 63))
+        case .cell(let n): return 128 + UInt8(clamping: min(n, 63))
+        default: return UInt8(Self.plain.firstIndex(of: self) ?? 0)
+        }
+    }
+
+    init(code: UInt8) {
+        switch code {
+        case 128...: self = .cell(Int(code - 128))
+        case 64...: self = .pressureN(Int(code - 64))
+        default: self = Int(code) < Self.plain.count ? Self.plain[Int(code)] : .other
+        }
+    }
+
+    private static let plain: [SampleAttribute] = [.other, .time, .depth, .temp, .pressure, .sensor, .ndl, .tts, .rbt, .inDeco,
+                                                   .stoptime, .stopdepth, .cns, .dcSuppliedPPO2, .setpoint, .heartbeat, .bearing]
+
     static func named(_ name: String) -> SampleAttribute {
         switch name {
         case "time": return .time

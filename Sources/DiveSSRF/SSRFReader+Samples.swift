@@ -38,7 +38,7 @@ extension SSRFState {
         var i = 0
         while i < count {
             if let name = base[i * 5] {
-                switch sampleAttributes.code(name) {
+                switch SampleAttribute(code: sampleAttributes.code(name)) {
                 case .time: if timeIndex < 0 { timeIndex = i }
                 case .sensor: sensorIndex = i
                 case .inDeco: inDecoIndex = i
@@ -88,7 +88,7 @@ extension SSRFState {
         while i < count {
             defer { i += 1 }
             guard let name = base[i * 5] else { continue }
-            let kind = sampleAttributes.code(name)
+            let kind = SampleAttribute(code: sampleAttributes.code(name))
             switch kind {
             case .other, .time, .sensor, .inDeco: continue
             default: break

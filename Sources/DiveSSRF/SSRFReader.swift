@@ -29,8 +29,8 @@ final class SSRFState: XMLEventHandler, XMLDiveState {
     var ready: [Dive] = []
     var readyHead = 0
 
-    @exclusivity(unchecked) private var tags = NameTable<SSRFTag>(default: .other) { SSRFTag.byName[$0] ?? .other }
-    @exclusivity(unchecked) var sampleAttributes = NameTable<SampleAttribute>(default: .other) { SampleAttribute.named($0) }
+    @exclusivity(unchecked) private var tags = NameTable { (SSRFTag.byName[$0] ?? .other).rawValue }
+    @exclusivity(unchecked) var sampleAttributes = NameTable { SampleAttribute.named($0).code }
     @exclusivity(unchecked) private(set) var stack: [SSRFTag] = []
     @exclusivity(unchecked) private(set) var text: [UInt8] = []
     @exclusivity(unchecked) private var capturing = false
@@ -102,7 +102,7 @@ final class SSRFState: XMLEventHandler, XMLDiveState {
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         pushMarks(parentCapturing: capturing)
-        let tag = tags.code(localName)
+        let tag = SSRFTag(rawValue: tags.code(localName)) ?? .other
         stack.append(tag)
         capturing = true
         textTooLong = false

@@ -28,7 +28,7 @@ final class UDDFState: XMLEventHandler, XMLDiveState {
     var ready: [Dive] = []
     var readyHead = 0
 
-    @exclusivity(unchecked) private var tags = NameTable<Tag>(default: .other) { Tag.byName[$0] ?? .other }
+    @exclusivity(unchecked) private var tags = NameTable { (Tag.byName[$0] ?? .other).rawValue }
     @exclusivity(unchecked) private(set) var stack: [Tag] = []
     @exclusivity(unchecked) private(set) var text: [UInt8] = []
     @exclusivity(unchecked) private var capturing = false
@@ -141,7 +141,7 @@ final class UDDFState: XMLEventHandler, XMLDiveState {
     }
 
     private func startElementBody(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        let tag = tags.code(localName)
+        let tag = Tag(rawValue: tags.code(localName)) ?? .other
         stack.append(tag)
         if !sawRoot {
             sawRoot = true
