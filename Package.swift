@@ -44,6 +44,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DiveCoreTests", dependencies: ["DiveCore"]),
         .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore", "TestSupport"]),
+        .testTarget(name: "DiveXMLTests", dependencies: ["DiveXML", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveSSRFTests", dependencies: ["DiveSSRF", "DiveCore", "DiveXML", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),

@@ -52,7 +52,7 @@ public func renderInspect(_ s: InspectSummary) -> String {
     }
     var lines: [String] = []
     lines.append("file:       \(s.path)")
-    let formatName = s.format == .json ? "DiveJSON" : s.format.rawValue.uppercased()
+    let formatName = s.format.entry.name
     lines.append("format:     \(formatName)\(s.formatVersion.map { " \($0)" } ?? "")")
     let generator = s.generator.map { "\($0.name)\($0.version.map { " \($0)" } ?? "")" } ?? "(not stated)"
     lines.append("generator:  \(generator)")

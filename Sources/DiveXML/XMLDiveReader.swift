@@ -64,10 +64,31 @@ open class XMLDiveReader: DiveSource {
         return dive
     }
 
-    /// Findings reported since the last call.
+    /// Findings reported since the last call: the state's, and in a lenient parse what libxml2
+    /// read past (`xml.recovered`, one finding per problem, the first
+    /// ``XMLPushParser/recoveredLimit`` of them, then one counting the rest).
     public func takeFindings() -> [Finding] {
         defer { state.findings.removeAll(keepingCapacity: true) }
-        return state.findings
+        guard parser.lenient else { return state.findings }
+        return recoveredFindings() + state.findings
+    }
+
+    private var recoveredReported = 0
+
+    private func recoveredFindings() -> [Finding] {
+        var out = parser.takeRecovered().map { problem in
+            Finding(.resolved, "xml.recovered",
+                    "\(problem.message); read past it as libxml2 recovers, so what this spot held may be missing or incomplete",
+                    at: problem.location)
+        }
+        recoveredReported += out.count
+        if done, parser.recoveredCount > recoveredReported {
+            out.append(Finding(.resolved, "xml.recovered",
+                               "\(parser.recoveredCount - recoveredReported) more places where the XML is not well-formed were read past",
+                               at: SourceLocation(file: displayName)))
+            recoveredReported = parser.recoveredCount
+        }
+        return out
     }
 
     /// Bytes of input consumed so far.

@@ -30,8 +30,11 @@ package enum XMLProblem {
                            openElements: ArraySlice<UnsafePointer<UInt8>>) -> DiveError {
         let message = (e.message.map { String(cString: $0) } ?? "XML error").trimmingWhitespace()
         // At the end of input, libxml2's push parser reports an unfinished document as
-        // "extra content" or an unfinished tag: either way the file stops too early.
+        // "extra content" or an unfinished tag: either way the file stops too early. But a small
+        // file is parsed whole at the end too, so an error there is the file's end only when no
+        // complete markup follows where the parser stopped (a mismatched tag never is).
         let truncated = terminating && !openElements.isEmpty
+            && e.code != Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue) && !markupFollows(e)
         let code = truncated ? "xml.truncated" : "xml.malformed"
         let explanation: String
         if truncated, let innermost = openElements.last {
@@ -44,5 +47,18 @@ package enum XMLProblem {
             explanation = "the file is not well-formed XML: \(message)"
         }
         return DiveError(code, explanation, at: SourceLocation(file: file, line: Int(e.line), column: e.int2 > 0 ? Int(e.int2) : nil))
+    }
+
+    /// True when a `>` lies in what the parser had not consumed when it reported `e`: the error
+    /// is in the middle of the input, not at its end.
+    private static func markupFollows(_ e: xmlError) -> Bool {
+        guard e.domain == Int32(XML_FROM_PARSER.rawValue), let raw = e.ctxt else { return false }
+        let context = raw.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let input = context.pointee.input, var p = input.pointee.cur, let end = input.pointee.end else { return false }
+        while p < end {
+            if p.pointee == UInt8(ascii: ">") { return true }
+            p += 1
+        }
+        return false
     }
 }
