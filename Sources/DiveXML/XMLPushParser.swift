@@ -305,7 +305,10 @@ package final class XMLPushParser {
         guard let context else {
             throw DiveError("xml.init", "cannot start the XML parser", at: SourceLocation(file: displayName))
         }
-        var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+        // NOENT: without it libxml2's SAX2 hands an attribute's `&amp;` over as `&#38;`. Safe
+        // here: a DOCTYPE is refused before any entity can be declared, so only XML's five
+        // predefined entities and character references are ever replaced.
+        var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOENT.rawValue
         if lenient { options |= XML_PARSE_RECOVER.rawValue }
         xmlCtxtUseOptions(context, Int32(options))
     }

@@ -31,6 +31,21 @@ func parse(_ xml: String, lenient: Bool = false) throws -> (Recorder, XMLPushPar
 }
 
 @Suite struct XMLPushParserTests {
+    @Test func entitiesInAttributeValuesAreReplaced() throws {
+        final class Values: XMLEventHandler {
+            var values: [String] = []
+            override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+                if let v = attributes.value("name") { values.append(v) }
+            }
+        }
+        let dir = try Paths.temporaryDirectory()
+        try "<a name='YO257 &amp; San Pedro &#233;&lt;&gt;&quot;&apos;'><b name=\"x&#38;y\"/></a>".write(toFile: dir + "/e.xml", atomically: true, encoding: .utf8)
+        let h = Values()
+        let parser = try XMLPushParser(path: dir + "/e.xml", displayName: "e.xml", handler: h)
+        while try parser.step() {}
+        #expect(h.values == ["YO257 & San Pedro é<>\"'", "x&y"])
+    }
+
     @Test func aMismatchedEndTagIsAnErrorAtItsLineAndColumn() throws {
         let (_, _, error) = try parse("<a>\n  <b>x</c>\n</a>\n")
         let e = try #require(error as? DiveError)
