@@ -20,7 +20,9 @@ extension SSRFState {
         if let text = d.duration {
             switch SSRFValues.clock(text) {
             case .value(let s):
-                if s == 0 {
+                if s < 0 {
+                    report(.dropped, "ssrf.value-out-of-range", "the dive's @duration \"\(text)\" is a negative time printed unsigned; not carried", path: path, line: l)
+                } else if s == 0 {
                     report(.absent, "ssrf.zero-duration", "the dive's @duration is 0:00 min, a placeholder; read as not recorded", path: path, line: l)
                 } else if s > Self.maxSeconds {
                     report(.dropped, "ssrf.value-out-of-range", "the dive's @duration \"\(text)\" is longer than ten days; not carried", path: path, line: l)
@@ -36,6 +38,7 @@ extension SSRFState {
         readSite(d, into: &dive, path: path)
         dive.people = people(buddies: d.buddies, guides: d.guides, path: path, line: l)
         var cylinders = readCylinders(d, path: path)
+        cylinderOxygenAbsent = d.cylinders.map { ($0.o2 ?? "").trimmingWhitespace().isEmpty }
         readConditions(d, into: &dive, umilog: &umilog, path: path)
 
         // Computers: a recording each that yields a device, a profile or a readout.
@@ -139,6 +142,10 @@ extension SSRFState {
                 message = "\(e.what)\(example)\(more) is beyond what a dive can record; not carried"
             case "ssrf.sample-without-time":
                 message = "\(e.what)\(more): nothing places its readings on the dive's time axis; not carried"
+            case "ssrf.time-before-start":
+                message = "\(e.what)\(example)\(more) is before the dive's start (Subsurface prints a negative time unsigned, 2³² s plus it); not carried"
+            case "ssrf.o2pressure-no-oxygen-cylinder":
+                message = "\(e.what)\(more), e.g.\(example); not carried"
             case "ssrf.event-without-time":
                 message = "\(e.what)\(example)\(more) has no @time; not carried"
             case "ssrf.pressure-zero":
@@ -157,6 +164,16 @@ extension SSRFState {
 
     private func startTime(_ d: DiveDraft, path: String) -> DiveDateTime? {
         guard let dateText = d.date, !dateText.isEmpty else {
+            // The first computer's own @date and @time, which Subsurface writes on a
+            // <divecomputer> when its start differs from the dive's.
+            for c in d.computers {
+                guard let dt = c.dateText.flatMap(SSRFValues.date), let (time, _) = c.timeText.flatMap(SSRFValues.timeOfDay) else { continue }
+                let cpath = c.implicit ? path : "\(path)/divecomputer/\(c.index)"
+                report(.inferred, "ssrf.start-from-computer",
+                       "the dive records no @date; its start is taken from its computer's @date \"\(c.dateText!)\" and @time \"\(c.timeText!)\"",
+                       path: cpath, line: c.line)
+                return DiveDateTime(date: dt, time: time)
+            }
             report(.absent, "ssrf.dive-without-date",
                    "the dive records no @date; it is kept without a start, and formats that require one (DiveJSON) cannot carry it",
                    path: path, line: d.line)
@@ -252,11 +269,15 @@ extension SSRFState {
         if let text = d.waterSalinity {
             switch SSRFValues.measure(text, unit: "g/l") {
             case .value(let v):
-                switch v.roundedInteger() {
-                case 1000 where v == DecimalNumber(1000): dive.waterType = .fresh
-                case 1010 where v == DecimalNumber(1010): dive.waterType = .brackish
-                case 1030 where v == DecimalNumber(1030): dive.waterType = .salt
-                default: umilog.append(.init("water_salinity", v.extensionNumber))
+                // As a computer's <water @salinity>: a water type only for a density that is
+                // exactly one (1000 fresh, Subsurface's brackish 1010, 1030 salt); any other,
+                // 1020 and 1025 too, is kept exactly under umilog.
+                if v == DecimalNumber(1010) { dive.waterType = .brackish } else {
+                    switch Self.salinitySetting(v) {
+                    case .fresh?: dive.waterType = .fresh
+                    case .salt?: dive.waterType = .salt
+                    case .en13319?, nil: umilog.append(.init("water_salinity", v.extensionNumber))
+                    }
                 }
             case .unit(let u): refusedUnit("the dive's @watersalinity", text, u, path: path, line: l)
             case .invalid: report(.dropped, "ssrf.not-a-number", "the dive's @watersalinity \"\(text)\" is not a number; not carried", path: path, line: l)
@@ -273,15 +294,20 @@ extension SSRFState {
         if !d.weights.isEmpty {
             var total: DecimalNumber? = DecimalNumber(0)
             var any = false
+            var weighed = 0
             var list: [ExtensionValue] = []
             for w in d.weights {
                 var members: [ExtensionValue.Member] = []
                 if let text = w.weight {
                     switch SSRFValues.measure(text, unit: "kg") {
+                    case .value(let v) where v.isZero:
+                        // Subsurface writes @weight on every row, one with only a description too.
+                        report(.absent, "ssrf.weight-zero", "a weight system of \(text) records no lead (Subsurface writes the attribute on every row); not added to the dive's weight", path: path, line: w.line)
                     case .value(let v) where !v.isNegative:
                         members.append(.init("weight", v.extensionNumber))
                         total = total?.adding(v)
                         any = true
+                        weighed += 1
                     case .value:
                         report(.dropped, "ssrf.weight-negative", "a weight system of \(text) is negative; not carried", path: path, line: w.line)
                     case .unit(let u): refusedUnit("a <weightsystem @weight>", text, u, path: path, line: w.line)
@@ -293,12 +319,20 @@ extension SSRFState {
             }
             if any, let total {
                 dive.weight = total.doubleValue
-                if d.weights.count > 1 {
-                    report(.inferred, "ssrf.weight-summed", "the dive's \(d.weights.count) weight systems are added up to its lead, \(total.normalized()) kg", path: path, line: l)
+                if weighed > 1 {
+                    report(.inferred, "ssrf.weight-summed", "the dive's \(weighed) weight systems are added up to its lead, \(total.normalized()) kg", path: path, line: l)
                 }
             }
             if !list.isEmpty { umilog.append(.init("weightsystems", .array(list))) }
         }
+    }
+
+    /// The named salinity setting a density is exactly: 1000 g/l fresh, 1020 EN 13319, 1030 salt.
+    static func salinitySetting(_ v: DecimalNumber) -> Salinity? {
+        if v == DecimalNumber(1000) { return .fresh }
+        if v == DecimalNumber(1020) { return .en13319 }
+        if v == DecimalNumber(1030) { return .salt }
+        return nil
     }
 
     // MARK: Cylinders
@@ -534,6 +568,8 @@ extension SSRFState {
             } else {
                 report(.dropped, "ssrf.date-invalid", "the computer's @date \"\(c.dateText ?? "")\" and @time \"\(c.timeText ?? "")\" are not a date and a time; its recording takes the dive's start", path: cpath, line: c.line)
             }
+        } else if c.dateText != nil || c.timeText != nil {
+            report(.dropped, "ssrf.date-invalid", "the computer's @date \"\(c.dateText ?? "")\" and @time \"\(c.timeText ?? "")\" are not a date and a time, and the dive has no start of its own; not carried", path: cpath, line: c.line)
         }
         if let v = c.surfacePressure {
             if DecimalNumber(significand: 4, exponent: -1) <= v && v <= DecimalNumber(significand: 12, exponent: -1) {
@@ -543,10 +579,13 @@ extension SSRFState {
             }
         }
         if let v = c.salinity {
-            if v == DecimalNumber(1000) { r.salinity = .fresh } else if v == DecimalNumber(1020) { r.salinity = .en13319 } else if v == DecimalNumber(1025) || v == DecimalNumber(1030) {
-                r.salinity = .salt
-            } else {
-                extras.append(.init("salinity", v.extensionNumber))
+            // Only Subsurface's three settings are named; any other density (1025 g/l too) is
+            // kept exactly, under umilog.
+            switch Self.salinitySetting(v) {
+            case .fresh?: r.salinity = .fresh
+            case .en13319?: r.salinity = .en13319
+            case .salt?: r.salinity = .salt
+            case nil: extras.append(.init("salinity", v.extensionNumber))
             }
         }
         if let v = c.duration { extras.append(.init("duration", .number(String(v)))) }

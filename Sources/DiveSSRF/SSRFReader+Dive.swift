@@ -34,40 +34,7 @@ extension SSRFState {
     func startInDive(_ tag: SSRFTag, _ attributes: XMLAttributes) {
         let p = parent()
         if p == .divecomputer && inDC {
-            switch tag {
-            case .depth: readSummaryDepth(attributes)
-            case .temperature: readSummaryTemperature(attributes)
-            case .surface:
-                if let raw = attributes.rawValue("pressure") {
-                    dc.surfacePressure = diveMeasure(raw, unit: "bar", what: "<surface @pressure>")
-                }
-            case .water:
-                if let raw = attributes.rawValue("salinity") {
-                    dc.salinity = diveMeasure(raw, unit: "g/l", what: "<water @salinity>")
-                }
-            case .extradata:
-                let key = attributes.value("key") ?? "", value = attributes.value("value") ?? ""
-                if !key.isEmpty && !value.isEmpty {
-                    dc.extradata.append((key, value))
-                } else if !key.isEmpty || !value.isEmpty {
-                    // Subsurface keeps an entry only with both halves; one half alone says nothing.
-                    report(.dropped, "ssrf.extradata-incomplete",
-                           "an <extradata> with \(key.isEmpty ? "a value and no key" : "the key \"\(key)\" and no value") names nothing; not carried",
-                           path: divePath + "/divecomputer/\(dc.index)")
-                }
-            case .tanksensormapping:
-                let sensor = attributes.value("sensorid").flatMap(SSRFValues.integer)
-                let cylinder = attributes.value("cylinderindex").flatMap(SSRFValues.integer)
-                if let sensor, let cylinder {
-                    dc.mappings.append((sensor, cylinder))
-                } else {
-                    report(.dropped, "ssrf.tanksensormapping-invalid",
-                           "a <tanksensormapping> without a whole sensor id and cylinder index maps nothing; not carried",
-                           path: divePath + "/divecomputer/\(dc.index)")
-                }
-            case .event: readEvent(attributes)
-            default: break
-            }
+            computerChild(tag, attributes)
             return
         }
         guard p == .dive else { return }
@@ -90,15 +57,11 @@ extension SSRFState {
                     dive?.refusals.add(code: "ssrf.not-a-number", what: "<divecomputer @no_o2sensors>", example: n, line: line)
                 }
             }
-        case .depth, .temperature, .sample:
-            // Format 1: the dive's own summary and samples, which Subsurface reads into its
-            // first computer.
+        case .depth, .temperature, .sample, .event, .surface, .water, .surfacetime:
+            // Format 1: the dive's own summary, events and samples, which Subsurface reads into
+            // its first computer.
             openImplicitComputer()
-            switch tag {
-            case .depth: readSummaryDepth(attributes)
-            case .temperature: readSummaryTemperature(attributes)
-            default: readSample(attributes)
-            }
+            if tag == .sample { readSample(attributes) } else { computerChild(tag, attributes) }
         case .cylinder:
             var c = CylinderDraft(line: line)
             c.size = attributes.value("size")
@@ -123,6 +86,43 @@ extension SSRFState {
         }
     }
 
+    /// A child of a `<divecomputer>` (or, in format 1, of the `<dive>` itself, read into its
+    /// implicit computer).
+    private func computerChild(_ tag: SSRFTag, _ attributes: XMLAttributes) {
+        switch tag {
+        case .depth: readSummaryDepth(attributes)
+        case .temperature: readSummaryTemperature(attributes)
+        case .surface:
+            if let raw = attributes.rawValue("pressure") {
+                dc.surfacePressure = diveMeasure(raw, unit: "bar", what: "<surface @pressure>")
+            }
+        case .water:
+            if let raw = attributes.rawValue("salinity") { readSalinity(raw) }
+        case .extradata:
+            let key = attributes.value("key") ?? "", value = attributes.value("value") ?? ""
+            if !key.isEmpty && !value.isEmpty {
+                dc.extradata.append((key, value))
+            } else if !key.isEmpty || !value.isEmpty {
+                // Subsurface keeps an entry only with both halves; one half alone says nothing.
+                report(.dropped, "ssrf.extradata-incomplete",
+                       "an <extradata> with \(key.isEmpty ? "a value and no key" : "the key \"\(key)\" and no value") names nothing; not carried",
+                       path: divePath + "/divecomputer/\(dc.index)")
+            }
+        case .tanksensormapping:
+            let sensor = attributes.value("sensorid").flatMap(SSRFValues.integer)
+            let cylinder = attributes.value("cylinderindex").flatMap(SSRFValues.integer)
+            if let sensor, let cylinder {
+                dc.mappings.append((sensor, cylinder))
+            } else {
+                report(.dropped, "ssrf.tanksensormapping-invalid",
+                       "a <tanksensormapping> without a whole sensor id and cylinder index maps nothing; not carried",
+                       path: divePath + "/divecomputer/\(dc.index)")
+            }
+        case .event: readEvent(attributes)
+        default: break
+        }
+    }
+
     func endInDive(_ tag: SSRFTag) {
         let p = parent()
         switch tag {
@@ -131,7 +131,7 @@ extension SSRFState {
         case .divemaster where p == .dive, .diveguide where p == .dive: if let s = string() { dive?.guides.append(s) }
         case .suit where p == .dive: dive?.suit = string()
         case .location where p == .dive: dive?.location?.name = string()
-        case .surfacetime where p == .divecomputer && inDC:
+        case .surfacetime where (p == .divecomputer || (p == .dive && dc.implicit)) && inDC:
             markCarried()
             text.withUnsafeBufferPointer { dc.surfaceTime = diveClock($0, what: "<surfacetime>") }
         case .divecomputer where p == .dive && inDC:
@@ -173,6 +173,21 @@ extension SSRFState {
         inDC = false
     }
 
+    /// `<water @salinity>` in g/l. Format 1 wrote `'1030.0 kg/l'`, a number of g/l under the
+    /// wrong unit (Subsurface's parser reads the number and never the unit): a `kg/l` of 100 or
+    /// more is read as g/l and said so; a smaller one is refused like any unit.
+    private func readSalinity(_ raw: UnsafeBufferPointer<UInt8>) {
+        if case .unit("kg/l") = SSRFValues.measure(raw, unit: "g/l"), case .value(let v) = SSRFValues.measure(raw, unit: "kg/l"),
+           DecimalNumber(100) <= v {
+            dc.salinity = v
+            report(.resolved, "ssrf.salinity-kg-per-litre",
+                   "<water @salinity> \"\(String(decoding: raw, as: UTF8.self))\" states kg/l, but no water is a ton a litre: Subsurface's format 1 wrote grams per litre under that unit; read as \(v.normalized()) g/l",
+                   path: dc.implicit ? divePath : divePath + "/divecomputer/\(dc.index)")
+            return
+        }
+        dc.salinity = diveMeasure(raw, unit: "g/l", what: "<water @salinity>")
+    }
+
     private func readSummaryDepth(_ attributes: XMLAttributes) {
         dc.depthLine = line
         if let raw = attributes.rawValue("max") { dc.maxDepth = diveMeasure(raw, unit: "m", what: "<depth @max>") }
@@ -187,7 +202,12 @@ extension SSRFState {
 
     private func readEvent(_ attributes: XMLAttributes) {
         var e = EventDraft(line: line)
-        e.time = attributes.rawValue("time").flatMap { diveClock($0, what: "<event @time>") }
+        e.time = attributes.rawValue("time").flatMap { diveClock($0, what: "<event @time>", negative: true) }
+        if let t = e.time, t < 0 {
+            // Subsurface's unsigned print of a time before the dive's start.
+            dive?.refusals.add(code: "ssrf.time-before-start", what: "an <event @time>", example: attributes.value("time") ?? "", line: line)
+            e.time = nil
+        }
         e.name = attributes.value("name").flatMap { $0.isEmpty ? nil : $0 }
         e.type = attributes.value("type").flatMap { eventInteger($0, "type") }
         e.flags = attributes.value("flags").flatMap { eventInteger($0, "flags") }
@@ -248,8 +268,13 @@ extension SSRFState {
     }
 
     /// A `M:SS min` clock of the dive being read, in seconds, or `nil` with the refusal counted.
-    func diveClock(_ raw: UnsafeBufferPointer<UInt8>, what: String) -> Int? {
+    /// A negative clock (printed unsigned) is refused unless `negative` says the caller places it.
+    func diveClock(_ raw: UnsafeBufferPointer<UInt8>, what: String, negative: Bool = false) -> Int? {
         switch SSRFValues.clock(raw) {
+        case .value(let v) where v < 0 && !negative:
+            let l = line
+            dive?.refusals.add(code: "ssrf.value-out-of-range", what: "\(what) negative (printed unsigned)",
+                               example: String(decoding: raw, as: UTF8.self), line: l)
         case .value(let v): return v
         case .unit(let u):
             let l = line

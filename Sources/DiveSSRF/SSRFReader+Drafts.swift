@@ -21,6 +21,10 @@ enum SampleAttribute: Equatable {
     case other
     case time, depth, temp, pressure, sensor, ndl, tts, rbt, inDeco, stoptime, stopdepth, cns
     case dcSuppliedPPO2, setpoint, heartbeat, bearing
+    /// Format 1's `@cylinderindex`: the cylinder the sample's `@pressure` is of.
+    case cylinderIndex
+    /// 2015-era `@o2pressure`: the pressure of the `use='oxygen'` cylinder.
+    case o2Pressure
     /// `pressureN`: the pressure of sensor N (Subsurface 4.6 on).
     case pressureN(Int)
     /// `sensorN` (1 to 6): the reading of O₂ cell N.
@@ -45,7 +49,8 @@ enum SampleAttribute: Equatable {
     }
 
     private static let plain: [SampleAttribute] = [.other, .time, .depth, .temp, .pressure, .sensor, .ndl, .tts, .rbt, .inDeco,
-                                                   .stoptime, .stopdepth, .cns, .dcSuppliedPPO2, .setpoint, .heartbeat, .bearing]
+                                                   .stoptime, .stopdepth, .cns, .dcSuppliedPPO2, .setpoint, .heartbeat, .bearing,
+                                                   .cylinderIndex, .o2Pressure]
 
     static func named(_ name: String) -> SampleAttribute {
         switch name {
@@ -65,6 +70,8 @@ enum SampleAttribute: Equatable {
         case "po2": return .setpoint
         case "heartbeat": return .heartbeat
         case "bearing": return .bearing
+        case "cylinderindex": return .cylinderIndex
+        case "o2pressure": return .o2Pressure
         default: break
         }
         if name.hasPrefix("pressure"), let n = Int(name.dropFirst(8)), (0...9).contains(n), name.count == 9 { return .pressureN(n) }
@@ -160,6 +167,9 @@ struct EventDraft {
     var helium: DecimalNumber?
     var divemode: String?
     var line: Int
+    /// Not written as an event: a gas switch inferred where format 1's samples change
+    /// `@cylinderindex` (Subsurface's `get_cylinderindex`).
+    var inferred = false
 }
 
 /// Values refused inside a dive, counted by attribute and cause: one finding each per dive.
@@ -232,6 +242,10 @@ struct DCDraft {
     var defaultSensor = 0
     var inDeco = false
     var stopDepth: DecimalNumber?
+    /// Format 1's `@cylinderindex` of the samples so far (Subsurface starts at 0).
+    var lastCylinderIndex = 0
+    /// Samples whose `@po2` was read as the open-circuit computer's ppO₂, not a setpoint.
+    var po2AsPPO2 = 0
 
     init(index: Int, line: Int) { self.index = index; self.line = line }
 

@@ -55,11 +55,16 @@ extension SSRFState {
         // The description first, then a blank line, then the notes; either alone stands alone.
         let parts = [s.description?.trimmingWhitespace(), s.notes].compactMap { $0 }.filter { !$0.isEmpty }
         if !parts.isEmpty { site.notes = parts.joined(separator: "\n\n") }
-        if let locality = locality(s.geo, path: path, line: s.line) { site.location = Location(name: locality) }
+        var used = Set<Int>()
+        if let locality = locality(s.geo, used: &used, path: path, line: s.line) { site.location = Location(name: locality) }
         var umilog: [ExtensionValue.Member] = []
-        let oceans = s.geo.filter { $0.category == 1 }.map(\.value)
-        if let ocean = oceans.first { umilog.append(.init("ocean", .string(ocean))) }
-        let unread = s.geo.filter { g in g.category.map { !(1...6).contains($0) } ?? true }
+        if let k = s.geo.firstIndex(where: { $0.category == 1 }) {
+            umilog.append(.init("ocean", .string(s.geo[k].value)))
+            used.insert(k)
+        }
+        // Every entry the locality and the ocean did not take: unknown categories, a county or
+        // city beside a region or town, a second entry of one category.
+        let unread = s.geo.indices.filter { !used.contains($0) }.map { s.geo[$0] }
         if !unread.isEmpty {
             umilog.append(.init("geo", .array(unread.map { g in
                 .object((g.category.map { [ExtensionValue.Member("cat", .number(String($0)))] } ?? []) + [.init("value", .string(g.value))])
@@ -73,9 +78,13 @@ extension SSRFState {
     /// A site's locality from its `<geo>` taxonomy: the town (5, else the city 6), the region
     /// (3, else the county 4) and the country (2), joined with `", "`, leaving out a part equal
     /// to an earlier one case-folded.
-    private func locality(_ geo: [(category: Int?, value: String)], path: String, line: Int) -> String? {
+    private func locality(_ geo: [(category: Int?, value: String)], used: inout Set<Int>, path: String, line: Int) -> String? {
         func value(_ c: Int) -> String? {
-            geo.first { $0.category == c }.map { $0.value.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+            guard let k = geo.firstIndex(where: { $0.category == c }) else { return nil }
+            let v = geo[k].value.trimmingWhitespace()
+            guard !v.isEmpty else { return nil }
+            used.insert(k)
+            return v
         }
         let parts = [value(5) ?? value(6), value(3) ?? value(4), value(2)].compactMap { $0 }
         var kept: [String] = []
@@ -115,8 +124,9 @@ extension SSRFState {
 
     // MARK: People
 
-    /// The dive's people: each name of its buddy field in order (role `buddy`), then its
-    /// divemaster (role `guide`); a name met before is the same person, case-folded.
+    /// The dive's people: each name of its buddy field in order (role `buddy`), then each of
+    /// its divemaster field (role `guide`), both comma-separated; a name met before is the same
+    /// person, case-folded.
     func people(buddies: [String], guides: [String], path: String, line: Int) -> [PersonReference] {
         var refs: [PersonReference] = []
         var at: [String: Int] = [:]
@@ -147,7 +157,10 @@ extension SSRFState {
         for field in buddies {
             for name in field.split(separator: ",", omittingEmptySubsequences: false) { add(String(name), role: .buddy) }
         }
-        for guide in guides { add(guide, role: .guide) }
+        // The divemaster field is a comma-separated list too (Subsurface's diveguide).
+        for field in guides {
+            for name in field.split(separator: ",", omittingEmptySubsequences: false) { add(String(name), role: .guide) }
+        }
         if !repeated.isEmpty {
             report(.dropped, "ssrf.buddy-repeated",
                    "the buddy field names \(repeated.map { "\"\($0)\"" }.joined(separator: ", ")) more than once; a dive names a person once",

@@ -65,6 +65,11 @@ extension SSRFState {
                    path: path, line: c.line)
         }
 
+        if c.po2AsPPO2 > 0 {
+            report(.resolved, "ssrf.po2-open-circuit",
+                   "\(c.po2AsPPO2) sample @po2 reading\(c.po2AsPPO2 == 1 ? "" : "s") of an open-circuit computer: Subsurface before 2015 stored the computer's ppO₂ there, and open circuit has no setpoint; read as the ppO₂ channel",
+                   path: path, line: c.line)
+        }
         p.extensions = extraChannels(c, collisions: &collisions, unordered: &unordered)
         p.events = events(c, cylinders: cylinders, path: path)
 
@@ -153,6 +158,10 @@ extension SSRFState {
             if gasChange {
                 event.type = .gasSwitch
                 event.gasNumber = gasSwitchTarget(e, cylinders: cylinders, umilog: &umilog, path: path)
+                // The switch as libdivecomputer coded it, kept like any event's.
+                if let t = e.type { umilog.append(.init("type", .number(String(t)))) }
+                if let v = e.value { umilog.append(.init("value", .number(String(v)))) }
+                if let f = e.flags { umilog.append(.init("flags", .number(String(f)))) }
             } else {
                 event.type = Self.eventType(name: name, type: e.type)
                 if let name, !(name == "bookmark" && event.type == .bookmark) {
@@ -175,6 +184,11 @@ extension SSRFState {
                 if let o2 = e.oxygen { umilog.append(.init("oxygen", o2.extensionNumber)) }
                 if let he = e.helium { umilog.append(.init("helium", he.extensionNumber)) }
                 if let cyl = e.cylinder { umilog.append(.init("cylinder", .number(String(cyl)))) }
+            }
+            if e.inferred {
+                report(.inferred, "ssrf.gaschange-inferred",
+                       "the samples' @cylinderindex changes to \(e.cylinder ?? 0) at \(seconds) s; a gas switch to that cylinder is inferred there, as Subsurface does",
+                       path: path, line: e.line)
             }
             if !umilog.isEmpty { event.extensions = .object([.init("umilog", .object(umilog))]) }
             out.append(event)
@@ -207,23 +221,64 @@ extension SSRFState {
         }
         if let o2 {
             let h = he ?? DecimalNumber(0)
-            let matches = cylinders.indices.filter { i in
-                guard let co2 = cylinders[i].oxygen else { return false }
-                return DecimalNumber(co2) == o2 && (DecimalNumber(cylinders[i].helium ?? 0) ?? DecimalNumber(0)) == h
+            let match = Self.cylinderForMix(o2: o2, he: h, cylinders: cylinders, oxygenAbsent: cylinderOxygenAbsent)
+            let mix = "\(o2) % oxygen\(h.isZero ? "" : " and \(h) % helium")"
+            switch match {
+            case .exact(let k, let air):
+                report(.resolved, "ssrf.gaschange-by-mix",
+                       air ? "a gas switch to \(mix) names no cylinder; tied to the one cylinder (\(k + 1)) that states no oxygen, which Subsurface reads as air (20.9 %) when it matches a switch (the cylinder's oxygen stays unrecorded)"
+                           : "a gas switch to \(mix) names no cylinder; tied to the one cylinder holding that mix (\(k + 1))",
+                       path: path, line: e.line)
+                return k
+            case .near(let k, let air):
+                report(.resolved, "ssrf.gaschange-by-mix",
+                       "a gas switch to \(mix) names no cylinder, and no cylinder holds exactly that mix; tied to the one nearest within 1 percentage point, cylinder \(k + 1)\(air ? ", which states no oxygen and is read as air (20.9 %) for the match (its oxygen stays unrecorded)" : ""), as Subsurface takes the nearest mix",
+                       path: path, line: e.line)
+                return k
+            case .none(let ambiguous):
+                umilog.append(.init("oxygen", o2.extensionNumber))
+                if let he { umilog.append(.init("helium", he.extensionNumber)) }
+                report(.dropped, "ssrf.gaschange-no-cylinder",
+                       "a gas switch to \(mix) names no cylinder, and \(ambiguous ? "more than one" : "no") cylinder of the dive records that mix (or one within 1 percentage point of it); the switch is kept without its cylinder (the mix under umilog)",
+                       path: path, line: e.line)
+                return nil
             }
-            if matches.count == 1 {
-                report(.resolved, "ssrf.gaschange-by-mix", "a gas switch to \(o2) % oxygen\(h.isZero ? "" : " and \(h) % helium") names no cylinder; tied to the one cylinder holding that mix (\(matches[0] + 1))", path: path, line: e.line)
-                return matches[0]
-            }
-            umilog.append(.init("oxygen", o2.extensionNumber))
-            if let he { umilog.append(.init("helium", he.extensionNumber)) }
-            report(.dropped, "ssrf.gaschange-no-cylinder",
-                   "a gas switch to \(o2) % oxygen\(h.isZero ? "" : " and \(h) % helium") names no cylinder, and \(matches.isEmpty ? "no" : "more than one") cylinder of the dive records that mix; the switch is kept without its cylinder (the mix under umilog)",
-                   path: path, line: e.line)
-            return nil
         }
         report(.dropped, "ssrf.gaschange-no-cylinder", "a gas switch names neither a cylinder nor a mix; the switch is kept without its cylinder", path: path, line: e.line)
         return nil
+    }
+
+    enum MixMatch: Equatable {
+        /// The one cylinder holding exactly the mix; `air` when it states no oxygen.
+        case exact(Int, air: Bool)
+        /// The one cylinder nearest the mix, within 1 percentage point of O₂ and of He.
+        case near(Int, air: Bool)
+        /// None within 1 point, or two or more equally near (`ambiguous`).
+        case none(ambiguous: Bool)
+    }
+
+    /// The cylinder a gas switch's mix names. A cylinder whose `<cylinder>` states no `@o2` is
+    /// air for this (Subsurface writes `@o2` only when it is not air, and its `get_o2` reads
+    /// none as 20.9 %); no `@he` is 0 %. An exact mix first; else the nearest within ±1
+    /// percentage point of both gases, when no other is as near (Subsurface's loader takes
+    /// the nearest mix, `find_best_gasmix_match`; a type-11 value is whole percent).
+    static func cylinderForMix(o2: DecimalNumber, he: DecimalNumber, cylinders: [Cylinder], oxygenAbsent: [Bool]) -> MixMatch {
+        guard let eo2 = o2.scaledInteger(1), let ehe = he.scaledInteger(1) else { return .none(ambiguous: false) }
+        var exact: [(Int, Bool)] = [], near: [(Int, Bool, Int)] = []
+        for i in cylinders.indices {
+            let air = cylinders[i].oxygen == nil && i < oxygenAbsent.count && oxygenAbsent[i]
+            let co2: Int
+            if let o = cylinders[i].oxygen { co2 = Int((o * 10).rounded()) } else if air { co2 = 209 } else { continue }
+            let che = Int(((cylinders[i].helium ?? 0) * 10).rounded())
+            let d2 = abs(co2 - eo2), dh = abs(che - ehe)
+            if d2 == 0 && dh == 0 { exact.append((i, air)) } else if d2 <= 10 && dh <= 10 { near.append((i, air, d2 + dh)) }
+        }
+        if exact.count == 1 { return .exact(exact[0].0, air: exact[0].1) }
+        if exact.count > 1 { return .none(ambiguous: true) }
+        guard let best = near.map(\.2).min() else { return .none(ambiguous: false) }
+        let nearest = near.filter { $0.2 == best }
+        if nearest.count == 1 { return .near(nearest[0].0, air: nearest[0].1) }
+        return .none(ambiguous: true)
     }
 
     /// §6.6's type for a Subsurface event, by its name (libdivecomputer's, as Subsurface

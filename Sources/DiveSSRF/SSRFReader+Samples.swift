@@ -13,9 +13,9 @@ extension SSRFState {
     static let temperatureCentidegrees = -4000...7000
     /// Cylinder pressures a sample can read, tenths of a bar (no cylinder is rated past 300 bar).
     static let pressureTenths = 1...4500
-    /// A clock of −1 seconds printed unsigned, `71582788:15 min`: Subsurface's marker for "no
-    /// value" in a readout that had one before.
-    static let unsignedMinusOne = 4_294_967_295
+    /// A clock of −1 seconds (printed unsigned, `71582788:15 min`): Subsurface's marker for
+    /// "no value" in a readout that had one before.
+    static let unsignedMinusOne = -1
 
     func readSample(_ attributes: XMLAttributes) {
         dc.samples += 1
@@ -33,8 +33,8 @@ extension SSRFState {
         let count = attributes.count
         // First pass: the time, and the sticky states later attributes of this sample depend
         // on (the sensor a bare @pressure belongs to, whether the stop depth is a ceiling).
-        var timeIndex = -1, sensorIndex = -1, inDecoIndex = -1
-        var hasStopDepth = false
+        var timeIndex = -1, sensorIndex = -1, inDecoIndex = -1, cylinderIndex = -1
+        var hasStopDepth = false, hasSuppliedPPO2 = false
         var i = 0
         while i < count {
             if let name = base[i * 5] {
@@ -43,6 +43,8 @@ extension SSRFState {
                 case .sensor: sensorIndex = i
                 case .inDeco: inDecoIndex = i
                 case .stopdepth: hasStopDepth = true
+                case .cylinderIndex: cylinderIndex = i
+                case .dcSuppliedPPO2: hasSuppliedPPO2 = true
                 default: break
                 }
             }
@@ -53,6 +55,11 @@ extension SSRFState {
             return
         }
         guard let seconds = sampleClock(valueBytes(base, timeIndex), attribute: "time") else {
+            dropSample(attributes, what: nil)
+            return
+        }
+        guard seconds >= 0 else {
+            dive?.refusals.add(code: "ssrf.time-before-start", what: "a sample @time", example: String(decoding: valueBytes(base, timeIndex), as: UTF8.self), line: line)
             dropSample(attributes, what: nil)
             return
         }
@@ -69,6 +76,28 @@ extension SSRFState {
                 refuse("ssrf.not-a-number", "sample @sensor", valueBytes(base, sensorIndex))
             }
         }
+        // Format 1: the cylinder this sample's bare @pressure is of (absent, the first), and
+        // where it changes, a gas switch (Subsurface's `get_cylinderindex`).
+        var pressureSensor = dc.sensor ?? dc.defaultSensor
+        if cylinderIndex >= 0 {
+            markRead(attributes, cylinderIndex)
+            if let k = SSRFValues.integer(valueBytes(base, cylinderIndex)), (0...63).contains(k) {
+                pressureSensor = k
+                if k != dc.lastCylinderIndex {
+                    var e = EventDraft(line: line)
+                    e.time = seconds
+                    e.name = "gaschange"
+                    e.cylinder = k
+                    e.inferred = true
+                    dc.events.append(e)
+                    dc.lastCylinderIndex = k
+                }
+            } else {
+                refuse("ssrf.not-a-number", "sample @cylinderindex", valueBytes(base, cylinderIndex))
+            }
+        } else if formatOne && dc.implicit {
+            pressureSensor = 0
+        }
         if inDecoIndex >= 0 {
             markRead(attributes, inDecoIndex)
             if let v = SSRFValues.integer(valueBytes(base, inDecoIndex)), v == 0 || v == 1 {
@@ -80,6 +109,8 @@ extension SSRFState {
                 if !was && dc.inDeco && !hasStopDepth, let stop = dc.stopDepth, let cm = stop.scaledInteger(2), cm > 0 {
                     dc.ceiling.add(ms, cm)
                 }
+                // Leaving deco ends the ceiling: 0 from here on.
+                if was && !dc.inDeco { endCeiling(ms) }
             } else {
                 refuse("ssrf.not-a-number", "sample @in_deco", valueBytes(base, inDecoIndex))
             }
@@ -90,7 +121,7 @@ extension SSRFState {
             guard let name = base[i * 5] else { continue }
             let kind = SampleAttribute(code: sampleAttributes.code(name))
             switch kind {
-            case .other, .time, .sensor, .inDeco: continue
+            case .other, .time, .sensor, .inDeco, .cylinderIndex: continue
             default: break
             }
             markRead(attributes, i)
@@ -105,7 +136,14 @@ extension SSRFState {
                     if let c = v.scaledInteger(2), Self.temperatureCentidegrees.contains(c) { dc.temperature.add(ms, c) } else { outOfRange("sample @temp", value) }
                 }
             case .pressure:
-                addPressure(sensor: dc.sensor ?? dc.defaultSensor, value, attribute: "pressure", ms: ms)
+                addPressure(sensor: pressureSensor, value, attribute: "pressure", ms: ms)
+            case .o2Pressure:
+                // The oxygen cylinder's pressure (Subsurface's `o2pressure_sensor`).
+                if let k = dive?.cylinders.lastIndex(where: { $0.use == "oxygen" }) {
+                    addPressure(sensor: k, value, attribute: "o2pressure", ms: ms)
+                } else {
+                    refuse("ssrf.o2pressure-no-oxygen-cylinder", "sample @o2pressure with no cylinder of use='oxygen' to be the pressure of", value)
+                }
             case .pressureN(let n):
                 addPressure(sensor: n, value, attribute: "pressure\(n)", ms: ms)
             case .ndl: addDuration(&dc.ndl, value, attribute: "ndl", ms: ms)
@@ -116,7 +154,10 @@ extension SSRFState {
                 if let v = sampleMeasure(value, unit: "m", attribute: "stopdepth") {
                     guard let cm = v.scaledInteger(2), Self.depthCentimetres.contains(cm) else { outOfRange("sample @stopdepth", value); break }
                     dc.stopDepth = v
-                    if dc.inDeco && cm > 0 { dc.ceiling.add(ms, cm) } else { dc.extras[ExtraKind.decoStopDepth.rawValue].add(ms, v) }
+                    if dc.inDeco && cm > 0 { dc.ceiling.add(ms, cm) } else if dc.inDeco && cm == 0 && ceilingOpen {
+                        // A stop depth of 0 in deco: no stop left, the ceiling ends.
+                        endCeiling(ms)
+                    } else { dc.extras[ExtraKind.decoStopDepth.rawValue].add(ms, v) }
                 }
             case .cns:
                 if let v = sampleMeasure(value, unit: "%", attribute: "cns") {
@@ -125,7 +166,16 @@ extension SSRFState {
             case .dcSuppliedPPO2:
                 if let v = ppo2(value, attribute: "dc_supplied_ppo2"), let h = v.scaledInteger(2) { dc.ppo2.add(ms, h) }
             case .setpoint:
-                if let v = ppo2(value, attribute: "po2") { dc.extras[ExtraKind.setpoint.rawValue].add(ms, v) }
+                if let v = ppo2(value, attribute: "po2") {
+                    // On an open-circuit computer @po2 is its ppO₂ (before 2015 Subsurface stored
+                    // libdivecomputer's ppO₂ there), not a rebreather's setpoint.
+                    if isOpenCircuit && !hasSuppliedPPO2, let h = v.scaledInteger(2) {
+                        dc.ppo2.add(ms, h)
+                        dc.po2AsPPO2 += 1
+                    } else {
+                        dc.extras[ExtraKind.setpoint.rawValue].add(ms, v)
+                    }
+                }
             case .cell(let n):
                 if let v = ppo2(value, attribute: "sensor\(n)") { dc.extras[n - 1].add(ms, v) }
             case .heartbeat:
@@ -139,10 +189,24 @@ extension SSRFState {
                         dive?.refusals.add(code: "ssrf.no-value-marker", what: "sample @bearing of -1", example: "-1", line: line)
                     } else { outOfRange("sample @bearing", value) }
                 } else { refuse("ssrf.not-a-number", "sample @bearing", value) }
-            case .other, .time, .sensor, .inDeco:
+            case .other, .time, .sensor, .inDeco, .cylinderIndex:
                 break
             }
         }
+    }
+
+    /// The computer being read is open circuit: no `@dctype`, or `OC`.
+    var isOpenCircuit: Bool {
+        guard let t = dc.dctype, !t.isEmpty else { return true }
+        return t == "OC" || t == "oc"
+    }
+
+    /// The ceiling has a value above 0 as its last reading.
+    var ceilingOpen: Bool { (dc.ceiling.values.last ?? 0) > 0 }
+
+    /// Ends an open ceiling with a reading of 0 at `ms`.
+    func endCeiling(_ ms: Int) {
+        if ceilingOpen { dc.ceiling.add(ms, 0) }
     }
 
     /// The sensor a bare `@pressure` belongs to before any `@sensor` names one: Subsurface's
@@ -219,7 +283,7 @@ extension SSRFState {
             dive?.refusals.add(code: "ssrf.no-value-marker", what: "sample @\(attribute) of -1 s printed unsigned", example: String(decoding: value, as: UTF8.self), line: line)
             return nil
         }
-        guard s <= Self.maxSeconds else { outOfRange("sample @\(attribute)", value); return nil }
+        guard s >= 0, s <= Self.maxSeconds else { outOfRange("sample @\(attribute)", value); return nil }
         return s
     }
 

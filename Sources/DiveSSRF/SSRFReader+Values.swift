@@ -40,6 +40,8 @@ enum SSRFValues {
 
     /// `'66:50 min'` as 4010 seconds: Subsurface's clock, `seconds / 60` and two digits of
     /// `seconds % 60`, then ` min`. A bare `'66 min'` is not read (a factor-of-60 guess).
+    /// Subsurface prints the clock unsigned, so a negative time comes as 2³² plus it
+    /// (−10 s is `'71582788:06 min'`): a total past 2³¹ s is read back as negative.
     static func clock(_ bytes: UnsafeBufferPointer<UInt8>) -> SSRFValue<Int> {
         let b = trimmed(bytes)
         let n = b.count
@@ -64,7 +66,8 @@ enum SSRFValues {
             if j < n, isDigit(b[j]) || b[j] == UInt8(ascii: ":") { return .invalid }
             return .unit(String(decoding: rest, as: UTF8.self))
         }
-        return .value(minutes * 60 + seconds)
+        let total = minutes * 60 + seconds
+        return .value(total > 1 << 31 ? total - (1 << 32) : total)
     }
 
     /// A whole number with no unit (`@heartbeat`, `@bearing`, `@cylinder`, a star rating).

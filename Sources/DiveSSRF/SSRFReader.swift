@@ -80,6 +80,9 @@ final class SSRFState: XMLEventHandler, XMLDiveState {
     /// The tag stack's depth of the `<dive>` being read.
     var diveDepth = 0
     var event: EventDraft?
+    /// Per `<cylinder>` of the dive being built: true when it states no `@o2` (air, for
+    /// matching a gas switch by its mix).
+    var cylinderOxygenAbsent: [Bool] = []
 
     init(file: String) {
         self.file = file

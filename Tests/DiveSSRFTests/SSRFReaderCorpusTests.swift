@@ -103,11 +103,19 @@ struct SSRFReaderCorpusTests {
         #expect(r.salinity == .fresh)
         #expect(r.surfacePressure == 1.02)
         #expect(r.device?.model == "Heinrichs Weikamp OSTC 3")
-        // The one gas switch names 21 % and no cylinder, and neither cylinder records 21 %.
+        // The one gas switch (line 14, type 25, value 21: 21 % O₂, 0 % He) names no cylinder;
+        // Dil2 states no @o2, air (20.9 %) for the match, 0.1 point away: cylinder 1, resolved.
         #expect(r.profile?.events.map(\.type) == [.gasSwitch])
-        #expect(r.profile?.events.first?.gasNumber == nil)
-        #expect(findings.contains { $0.code == "ssrf.gaschange-no-cylinder" })
-        #expect(dive.cylinders.allSatisfy { $0.gasNumber == nil })
+        #expect(r.profile?.events.first?.gasNumber == 1)
+        #expect(findings.contains { $0.code == "ssrf.gaschange-by-mix" && $0.kind == .resolved && $0.location.line == 14 })
+        #expect(!findings.contains { $0.code == "ssrf.gaschange-no-cylinder" })
+        #expect(dive.cylinders.map(\.gasNumber) == [0, 1])
+        // Dil2's oxygen stays unrecorded.
+        #expect(dive.cylinders[1].oxygen == nil)
+        // Deco from 44:12 (6 m) to 48:12: the ceiling ends with 0 at 2 892 s.
+        let ceiling = try #require(r.profile?.ceiling)
+        #expect(ceiling.times.first == 2_652_000 && ceiling.values.first == 600)
+        #expect(ceiling.times.last == 2_892_000 && ceiling.values.last == 0)
     }
 
     @Test func tankSensorMappings() throws {

@@ -322,8 +322,9 @@ func channel(_ p: Profile?, _ name: String, ref: String? = nil) -> (times: [Int]
         #expect(p.cns == Series(times: [10_000], values: [10]))
         #expect(p.tts == Series(times: [10_000], values: [60]))
         #expect(p.ndl == Series(times: [20_000, 300_000], values: [5940, 0]))
-        // A stop depth while in deco is the ceiling; after it, the next stop's depth.
-        #expect(p.ceiling == Series(times: [300_000, 360_000], values: [600, 300]))
+        // A stop depth while in deco is the ceiling; after it, the next stop's depth; leaving
+        // deco at 9:00 (540 s) ends it with 0.
+        #expect(p.ceiling == Series(times: [300_000, 360_000, 540_000], values: [600, 300, 0]))
         #expect(channel(p, "deco_stop_depth")?.values == ["0"])
         #expect(channel(p, "deco_stop_time")?.values == ["60", "0"])
         #expect(channel(p, "sensor_ppo2", ref: "1")?.times == [10_000, 20_000])
