@@ -14,14 +14,24 @@ extension SSRFWriter {
         let (carriedTrip, extensions) = Self.splitCarriedTrip(d.extensions)
         enterTrip(of: d, carried: d.tripUUID == nil ? carriedTrip : nil, header: header, path: path)
         divesInFile += 1
+        var carried = CarriedMembers(extensions)
 
         var a: [(String, String)] = []
         if let n = d.number { a.append(("number", String(n))) }
+        if let flag = carried.string("tripflag") { a.append(("tripflag", flag)) }
         if let r = d.rating {
             if (0...5).contains(r) { a.append(("rating", String(r))) } else {
                 report(.dropped, "ssrf.rating-out-of-range", "rating \(r) is not written: Subsurface rates a dive with 0 to 5 stars", path)
             }
         }
+        // Subsurface's star ratings of the conditions.
+        for name in ["visibility", "wavesize", "current", "surge", "chill"] {
+            if let v = carried.take("\(name)_rating", { $0.carriedInteger.flatMap { (0...5).contains($0) ? $0 : nil } }) {
+                a.append((name, String(v)))
+            }
+        }
+        if carried.take("invalid", { $0 == .bool(true) ? true : nil }) == true { a.append(("invalid", "1")) }
+        if let v = carried.decimal("sac") { a.append(("sac", SSRFText.decimal(v) + " l/min")) }
         // The dive-level CNS and OTU are the primary computer's end figures (the mapping's rule).
         let primary = d.recordings.first
         if let otu = primary?.otuEnd, let v = SSRFText.plain(otu) { a.append(("otu", v)) }
@@ -29,9 +39,18 @@ extension SSRFWriter {
         let tags = writableTags(d.tags, path: path)
         if !tags.isEmpty { a.append(("tags", tags.joined(separator: ", "))) }
         if let siteID = divesiteID(d, header: header, path: path) { a.append(("divesiteid", siteID)) }
+        // The water's salinity the diver set: exact when carried, else the water type's.
+        var waterType = d.waterType
+        if let g = carried.decimal("water_salinity") {
+            a.append(("watersalinity", SSRFText.plainDecimal(g) + " g/l"))
+        } else if let w = waterType, let g = SSRF.waterSalinity[w] {
+            a.append(("watersalinity", "\(g) g/l"))
+            waterType = nil
+        }
         a.append(("date", SSRFText.date(start.date)))
         if let t = start.time { a.append(("time", SSRFText.time(t))) }
         reportClockLoss(start, what: "the dive's start", path: path)
+        if let v = carried.decimal("air_pressure") { a.append(("airpressure", SSRFText.decimal(v) + " bar")) }
         if let s = d.submergedTime {
             if let text = SSRFText.minutes(s) { a.append(("duration", text)) } else {
                 report(.dropped, "ssrf.duration-negative", "a negative time in the water (\(s) s) has no Subsurface spelling", path)
@@ -47,21 +66,86 @@ extension SSRFWriter {
                 out.element("notes", notes)
             }
         }
+        if let suit = carried.string("suit") { out.element("suit", suit) }
         let numbering = CylinderNumbering(d.cylinders)
         writeCylinders(d, header: header, numbering: numbering, path: path)
-        if let w = d.weight, let kg = SSRFText.decimal(w) { out.empty("weightsystem", [("weight", kg + " kg")]) }
-        writeComputers(d, numbering: numbering, path: path)
+        writeWeights(d, carried: &carried)
+        writeDiveTemperature(d)
+        writeComputers(d, numbering: numbering, carried: &carried, path: path)
+        writePictures(&carried)
         out.close("dive")
 
         reportUncarried("ssrf.dive-member-not-carried", nil, [
             ("type", d.type != nil), ("visibility (Subsurface's is a star rating)", d.visibility != nil),
-            ("water_type", d.waterType != nil), ("altitude", d.altitude != nil),
+            ("water_type", waterType != nil), ("altitude", d.altitude != nil),
             ("current (Subsurface's is a star rating)", d.current != nil), ("waves (Subsurface's is a star rating)", d.waves != nil),
             ("weather", d.weather != nil), ("entry_type", d.entryType != nil), ("boat_name", d.boatName != nil),
             ("entry_position", d.entryPosition != nil), ("exit_position", d.exitPosition != nil),
             ("course_uuid", d.courseUUID != nil), ("contact_uuid", d.contactUUID != nil), ("gear_uuids", !d.gearUUIDs.isEmpty),
-            ("sightings", !d.sightings.isEmpty), ("created_at", d.createdAt != nil), ("extensions", extensions != nil),
+            ("sightings", !d.sightings.isEmpty), ("created_at", d.createdAt != nil), (carried.leftover ?? "", carried.leftover != nil),
         ], path)
+    }
+
+    /// One `<weightsystem weight description>` per weight system the dive carried, when they
+    /// add up to its weight; else its weight as one.
+    private func writeWeights(_ d: Dive, carried: inout CarriedMembers) {
+        let systems: [(DecimalNumber?, String?)]? = carried.take("weightsystems") { v in
+            guard let list = v.carriedArray else { return nil }
+            var out: [(DecimalNumber?, String?)] = []
+            var total: DecimalNumber? = DecimalNumber(0)
+            var any = false
+            for e in list {
+                let w = e.carriedMember("weight")?.carriedDecimal, desc = e.carriedMember("description")?.carriedString
+                if let w { total = total?.adding(w); any = true }
+                out.append((w, desc))
+            }
+            // They stand for the dive's weight only when they still add up to it.
+            let weight = d.weight.flatMap { DecimalNumber($0) }
+            return (any ? total : nil) == weight ? out : nil
+        }
+        if let systems {
+            for (w, desc) in systems {
+                var a: [(String, String)] = []
+                if let w { a.append(("weight", SSRFText.decimal(w) + " kg")) }
+                if let desc { a.append(("description", desc)) }
+                out.empty("weightsystem", a)
+            }
+        } else if let w = d.weight, let kg = SSRFText.decimal(w) {
+            out.empty("weightsystem", [("weight", kg + " kg")])
+        }
+    }
+
+    /// `<divetemperature>`: the dive's temperatures where its first computer carried one of its
+    /// own (`umilog.air_temperature`, `water_temperature`), which the dive's overrides.
+    private func writeDiveTemperature(_ d: Dive) {
+        let first = CarriedMembers(d.recordings.first?.extensions)
+        var a: [(String, String)] = []
+        if first.peek("air_temperature") != nil, let v = d.airTemperature, let c = SSRFText.decimal(v) { a.append(("air", c + " C")) }
+        if first.peek("water_temperature") != nil, let v = d.bottomTemperature, let c = SSRFText.decimal(v) { a.append(("water", c + " C")) }
+        if !a.isEmpty { out.empty("divetemperature", a) }
+    }
+
+    /// `<picture filename offset gps hash>`: the pictures the dive carried.
+    private func writePictures(_ carried: inout CarriedMembers) {
+        let pictures: [[(String, String)]]? = carried.take("pictures") { v in
+            guard let list = v.carriedArray else { return nil }
+            let out = list.compactMap { p -> [(String, String)]? in
+                guard let file = p.carriedMember("filename")?.carriedString else { return nil }
+                var a = [("filename", file)]
+                if let o = p.carriedMember("offset")?.carriedInteger, o != 0, let t = SSRFText.minutes(abs(o)) {
+                    a.append(("offset", (o < 0 ? "-" : "+") + t))
+                }
+                if let g = p.carriedMember("gps"), let lat = g.carriedMember("latitude")?.carriedDecimal?.doubleValue,
+                   let lon = g.carriedMember("longitude")?.carriedDecimal?.doubleValue,
+                   let la = SSRFText.degrees(lat), let lo = SSRFText.degrees(lon) {
+                    a.append(("gps", "\(la.text) \(lo.text)"))
+                }
+                if let h = p.carriedMember("hash")?.carriedString { a.append(("hash", h)) }
+                return a
+            }
+            return out.count == list.count ? out : nil
+        }
+        for a in pictures ?? [] { out.empty("picture", a) }
     }
 
     /// Reports what a wall clock loses in Subsurface's `date`/`time`: the UTC offset (it keeps
@@ -172,11 +256,11 @@ extension SSRFWriter {
         return out
     }
 
-    /// `<divemaster>` (the first guide) and `<buddy>` (everyone else, comma-joined), the names
+    /// `<divemaster>` (the guides) and `<buddy>` (everyone else), each comma-joined, the names
     /// taken from the logbook's people.
     private func writePeople(_ d: Dive, header: LogbookHeader, path: String) {
         var buddies: [String] = []
-        var guide: String?
+        var guides: [String] = []
         for (i, ref) in d.people.enumerated() {
             let ppath = "\(path)/people/\(i)"
             guard let person = personIndex.find(ref.personUUID, in: header.people, \.uuid) else {
@@ -190,9 +274,13 @@ extension SSRFWriter {
             }
             namedPeople.insert(person.uuid)
             if ref.extensions != nil { report(.dropped, "ssrf.person-reference-extensions", "the reference's extensions have no Subsurface XML element", ppath) }
+            if name.contains(",") {
+                report(.dropped, "ssrf.person-name-comma", "the name \"\(name)\" holds a comma, which Subsurface's \(ref.role == .guide ? "divemaster" : "buddy") list splits on: it reads back as more than one person", ppath)
+            }
             switch ref.role {
-            case .guide? where guide == nil:
-                guide = name
+            case .guide?:
+                // Subsurface's divemaster is a list like its buddies.
+                guides.append(name)
                 continue
             case .buddy?: break
             case nil:
@@ -201,11 +289,8 @@ extension SSRFWriter {
                 report(.dropped, "ssrf.person-role-not-carried", "Subsurface has a buddy list and one divemaster: the role \(role.rawValue) is not written, the person is written as a buddy", ppath)
             }
             buddies.append(name)
-            if name.contains(",") {
-                report(.dropped, "ssrf.person-name-comma", "the name \"\(name)\" holds a comma, which Subsurface's buddy list splits on: it reads back as more than one person", ppath)
-            }
         }
-        if let guide { out.element("divemaster", guide) }
+        if !guides.isEmpty { out.element("divemaster", guides.joined(separator: ", ")) }
         if !buddies.isEmpty { out.element("buddy", buddies.joined(separator: ", ")) }
     }
 
@@ -215,25 +300,38 @@ extension SSRFWriter {
         for (i, c) in d.cylinders.enumerated() {
             let cpath = "\(path)/cylinders/\(i)"
             var a: [(String, String)] = []
+            var carried = CarriedMembers(c.extensions)
             if let v = c.volume, let l = SSRFText.decimal(v) { a.append(("size", l + " l")) }
-            // A cylinder's gear item gives Subsurface its type: a working pressure and a name.
+            // A cylinder's type (a working pressure and a name): what it carried, else its gear item's.
             let gear = c.gearUUID.flatMap { g in header.gear.first { $0.uuid == g } }
-            if let p = gear?.workingPressure, let bar = SSRFText.decimal(p) { a.append(("workpressure", bar + " bar")) }
-            if let name = gear?.name, !name.isEmpty { a.append(("description", name)) }
+            if let p = carried.decimal("working_pressure") {
+                a.append(("workpressure", SSRFText.decimal(p) + " bar"))
+            } else if let p = gear?.workingPressure, let bar = SSRFText.decimal(p) {
+                a.append(("workpressure", bar + " bar"))
+            }
+            if let name = carried.string("description") {
+                a.append(("description", name))
+            } else if let name = gear?.name, !name.isEmpty {
+                a.append(("description", name))
+            }
             if let o2 = c.oxygen, let v = SSRFText.decimal(o2) { a.append(("o2", v + "%")) }
             if let he = c.helium, let v = SSRFText.decimal(he) { a.append(("he", v + "%")) }
             if let p = c.startPressure, let bar = SSRFText.decimal(p) { a.append(("start", bar + " bar")) }
             if let p = c.endPressure, let bar = SSRFText.decimal(p) { a.append(("end", bar + " bar")) }
-            if let role = c.role, let use = SSRF.cylinderUse[role] {
+            if let use = carried.string("use") {
+                // The use it was read with (`not used`, `Travel Gas`) before the role.
+                a.append(("use", use))
+            } else if let role = c.role, let use = SSRF.cylinderUse[role] {
                 a.append(("use", use))
                 if role == .deco {
                     report(.dropped, "ssrf.cylinder-role-narrowed", "Subsurface has one open-circuit use: the deco cylinder is written as OC-gas, as a bottom cylinder is", cpath)
                 }
             }
+            if let m = carried.decimal("max_operating_depth") { a.append(("depth", SSRFText.decimal(m) + " m")) }
             out.empty("cylinder", a)
             reportUncarried("ssrf.cylinder-member-not-carried", "of a cylinder", [
                 ("gas_name \"\(c.gasName ?? "")\"", c.gasNameSaysMore), ("ppo2_limit", c.ppo2Limit != nil), ("usage", c.usage != nil),
-                ("gear_uuid", c.gearUUID != nil), ("extensions", c.extensions != nil),
+                ("gear_uuid", c.gearUUID != nil), (carried.leftover ?? "", carried.leftover != nil),
                 ("gas_number \(c.gasNumber ?? 0) (Subsurface numbers cylinders by position, this one \(i))", c.gasNumber.map { $0 != i } ?? false),
             ], cpath)
         }

@@ -27,6 +27,9 @@ enum SSRFText {
     /// (`11`, `11.5`).
     static func plain(_ v: Double) -> String? { DecimalNumber(v).map { $0.normalized().description } }
 
+    /// An exact decimal without a forced point, as Subsurface writes its g/l (`1025`, `1025.5`).
+    static func plainDecimal(_ d: DecimalNumber) -> String { d.normalized().description }
+
     /// Seconds as Subsurface's clock: `M:SS`, the minutes unbounded and the seconds two
     /// digits below 60 (`4010` is `66:50`). `nil` for a negative time, which it cannot spell.
     static func clock(_ seconds: Int) -> String? {
@@ -78,6 +81,23 @@ extension SSRF {
     /// can assume (its `FRESHWATER_SALINITY`, `EN13319_SALINITY` and `SEAWATER_SALINITY`,
     /// kept in grams per ten litres and written divided by ten).
     public static let salinityGramsPerLitre: [Salinity: Int] = [.fresh: 1000, .en13319: 1020, .salt: 1030]
+
+    /// The dive's `@watersalinity` (g/l) for each water type, as Subsurface's reader (and
+    /// ours) tells them apart.
+    public static let waterSalinity: [WaterType: Int] = [.fresh: 1000, .brackish: 1010, .salt: 1030]
+
+    /// A deco model as the `<extradata key='Deco model'>` Subsurface writes: `GF 40/85` for
+    /// Bühlmann with gradient factors, else the model's name (`VPM-B +3`); `left` when a member
+    /// (the conservatism, or a name beside gradient factors) is not in it. `nil` when neither spells it.
+    static func decoModelText(_ m: DecoModel) -> (value: String, left: Bool)? {
+        if m.algorithm == "buhlmann", let low = m.gfLow, let high = m.gfHigh {
+            return ("GF \(low)/\(high)", m.name != nil || m.conservatism != nil || m.extensions != nil)
+        }
+        if let name = m.name?.trimmingWhitespace(), !name.isEmpty {
+            return (name, m.algorithm != nil || m.gfLow != nil || m.gfHigh != nil || m.conservatism != nil || m.extensions != nil)
+        }
+        return nil
+    }
 
     /// `<divecomputer @dctype>` for each recording mode Subsurface has (its `divemode_text`);
     /// a gauge has none.

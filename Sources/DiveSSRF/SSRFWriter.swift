@@ -155,12 +155,25 @@ public final class SSRFWriter {
         }
         let notes = s.notes.flatMap { $0.isEmpty ? nil : $0 }
         let locality = s.location.flatMap { $0.name.isEmpty ? nil : $0.name }
-        if notes == nil && locality == nil {
+        // The ocean (category 1) and the taxonomy entries the locality does not use, carried.
+        var carried = CarriedMembers(s.extensions)
+        var geo: [[(String, String)]] = []
+        if let ocean = carried.string("ocean") { geo.append([("cat", "1"), ("origin", "2"), ("value", ocean)]) }
+        if let entries: [[(String, String)]] = carried.take("geo", { v in
+            guard let list = v.carriedArray else { return nil }
+            let out = list.compactMap { e -> [(String, String)]? in
+                guard let value = e.carriedMember("value")?.carriedString else { return nil }
+                return (e.carriedMember("cat")?.carriedInteger.map { [("cat", String($0))] } ?? []) + [("origin", "2"), ("value", value)]
+            }
+            return out.count == list.count ? out : nil
+        }) { geo += entries }
+        if notes == nil && locality == nil && geo.isEmpty {
             x.empty("site", attributes)
         } else {
             x.open("site", attributes)
             if let notes { x.element("notes", notes) }
             if let locality { x.empty("geo", [("cat", "5"), ("origin", "2"), ("value", locality)]) }
+            for g in geo { x.empty("geo", g) }
             x.close("site")
         }
         if s.notes?.isEmpty == true { report(.dropped, "ssrf.empty-notes", "an empty note has no spelling in Subsurface XML", path) }
@@ -173,7 +186,7 @@ public final class SSRFWriter {
             ("other_names", !s.otherNames.isEmpty), ("external_ids", !s.externalIDs.isEmpty),
             ("depth_from", s.depthFrom != nil), ("depth_to", s.depthTo != nil), ("water_type", s.waterType != nil),
             ("altitude", s.altitude != nil), ("entry_types", !s.entryTypes.isEmpty), ("tags", !s.tags.isEmpty),
-            ("created_at", s.createdAt != nil), ("extensions", s.extensions != nil),
+            ("created_at", s.createdAt != nil), (carried.leftover ?? "", carried.leftover != nil),
             ("position.extensions", s.position?.extensions != nil),
         ], path)
     }

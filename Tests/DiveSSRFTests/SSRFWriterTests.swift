@@ -413,11 +413,13 @@ func codes(_ findings: [Finding]) -> [String] { findings.map(\.code) }
         d.recordings = [r]
         let (text, findings) = try renderSSRF([d])
         #expect(text.contains("""
-                <dive number="1" rating="4" tags="wreck, night" date="2024-03-02" time="09:15:00" duration="1:00 min">
+                <dive number="1" rating="4" tags="wreck, night" watersalinity="1030 g/l" date="2024-03-02" time="09:15:00" duration="1:00 min">
                   <notes>A &amp; B &lt;c&gt;</notes>
                   <weightsystem weight="0.0 kg" />
                   <divecomputer>
                     <extradata key="Serial" value="123" />
+                    <sample time="0:00 min" depth="0.0 m" in_deco="1" stopdepth="3.0 m" />
+                    <sample time="1:00 min" depth="1.0 m" in_deco="0" stopdepth="0.0 m" />
             """))
         #expect(isWellFormed(text))
         let byCode = Dictionary(grouping: findings, by: \.code)
@@ -427,9 +429,9 @@ func codes(_ findings: [Finding]) -> [String] { findings.map(\.code) }
         #expect(byCode["ssrf.character-not-xml"]?.count == 1)
         #expect(byCode["ssrf.profile-duration-not-carried"]?.count == 1)
         #expect(byCode["ssrf.dive-member-not-carried"]?.first?.message
-                == "visibility (Subsurface's is a star rating), water_type, current (Subsurface's is a star rating) have no Subsurface XML element")
+                == "visibility (Subsurface's is a star rating), current (Subsurface's is a star rating) have no Subsurface XML element")
         #expect(byCode["ssrf.recording-member-not-carried"]?.first?.message
-                == "device.name, mode gauge, profile.ceiling (Subsurface's stop depth is the next stop, not the ceiling) of a recording have no Subsurface XML element")
+                == "device.name, mode gauge of a recording have no Subsurface XML element")
         #expect(findings.allSatisfy { $0.kind == .dropped || $0.kind == .resolved })
     }
 
