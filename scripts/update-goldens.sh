@@ -11,6 +11,8 @@ $bin convert Samples/logbook.uddf --to csv-profile -o Samples/expected/logbook.p
 $bin convert Samples/logbook.uddf --to csv --units imperial -o Samples/expected/logbook.imperial.csv -q
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to json -o Samples/expected/logbook.divejson -q
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to uddf -o Samples/expected/logbook.written.uddf -q
+$bin convert Samples/logbook.uddf --to ssrf -o Samples/expected/logbook.written.ssrf -q
+SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.ssrf --to json -o Samples/expected/logbook.ssrf.divejson -q
 $bin inspect Samples/logbook.uddf > Samples/expected/logbook.inspect.txt
 # The logbook schema dump (a test keeps it current).
 $bin db schema > schemas/logbook.sql

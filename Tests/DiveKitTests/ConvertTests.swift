@@ -16,6 +16,7 @@ func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: pat
         (.csv, .imperial, "logbook.imperial.csv"),
         (.json, .metric, "logbook.divejson"),
         (.uddf, .metric, "logbook.written.uddf"),
+        (FileFormat(rawValue: "ssrf")!, .metric, "logbook.written.ssrf"),
     ])
     func sampleLogbookMatchesItsGolden(format: FileFormat, units: UnitSystem, golden: String) throws {
         let out = Capture()
@@ -24,6 +25,14 @@ func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: pat
         #expect(!report.failed)
         #expect(report.inputs.first?.dives == 5)
         #expect(out.text == (try contents(Paths.samples + "/expected/" + golden)), "re-record with scripts/update-goldens.sh if the change is intended")
+    }
+
+    @Test func theSubsurfaceSampleReadsAsItsGolden() throws {
+        let out = Capture()
+        let options = ConvertOptions(to: .json, exportedAt: "1970-01-01T00:00:00+00:00")
+        let report = convert(inputs: [Paths.samples + "/logbook.ssrf"], options: options, standardOutput: out)
+        #expect(!report.failed && report.inputs.first?.dives == 3)
+        #expect(out.text == (try contents(Paths.samples + "/expected/logbook.ssrf.divejson")), "re-record with scripts/update-goldens.sh if the change is intended")
     }
 
     @Test func inspectMatchesItsGolden() throws {
