@@ -59,7 +59,8 @@ let package = Package(
 // libFuzzer supplies `main`: each feeds one input to a reader and every writer.
 if Context.environment["UMILOG_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["DiveKit", "DiveCore"], path: "Fuzz/FuzzSupport"))
-    for (product, directory) in [("fuzz-uddf", "FuzzUDDF"), ("fuzz-csv", "FuzzCSV"), ("fuzz-divejson", "FuzzDiveJSON")] {
+    for (product, directory) in [("fuzz-uddf", "FuzzUDDF"), ("fuzz-csv", "FuzzCSV"), ("fuzz-divejson", "FuzzDiveJSON"),
+                                 ("fuzz-ssrf", "FuzzSSRF")] {
         package.targets.append(.executableTarget(
             name: product, dependencies: ["FuzzSupport", "DiveKit"], path: "Fuzz/\(directory)"))
     }

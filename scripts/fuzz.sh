@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes one reader with libFuzzer and AddressSanitizer.
 #
-#   scripts/fuzz.sh uddf|csv|divejson SECONDS [libFuzzer options…]
+#   scripts/fuzz.sh uddf|csv|divejson|ssrf SECONDS [libFuzzer options…]
 #
 # Builds the target (Fuzz/, only when UMILOG_FUZZ=1) into .build-fuzz/, seeds it from
 # Samples/ and, when present, ../shared/corpus and the DiveJSON fixtures, and runs it on both
@@ -12,14 +12,17 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-target=${1:?usage: scripts/fuzz.sh uddf|csv|divejson SECONDS}
-seconds=${2:?usage: scripts/fuzz.sh uddf|csv|divejson SECONDS}
+extra=()  # DIRECTORY:PATTERN seeds beyond the patterns' walk
+target=${1:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf SECONDS}
+seconds=${2:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf SECONDS}
 shift 2
 case "$target" in
     uddf) patterns=("*.uddf") ;;
     csv) patterns=("*.csv" "*.CSV" "*.tsv" "*.txt") ;;
     divejson) patterns=("*.divejson" "*.json") ;;
-    *) echo "fuzz: no target '$target' (uddf, csv, divejson)" >&2; exit 2 ;;
+    # Subsurface's own files are .ssrf or .xml; only the corpus's ssrf directory's .xml are it.
+    ssrf) patterns=("*.ssrf") extra=("../shared/corpus/ssrf:*.xml") ;;
+    *) echo "fuzz: no target '$target' (uddf, csv, divejson, ssrf)" >&2; exit 2 ;;
 esac
 
 scripts/setup.sh
@@ -36,6 +39,10 @@ for dir in Samples ../shared/corpus ../shared/reference/divejson/fixtures; do
     for p in "${patterns[@]}"; do
         find "$dir" -type f -name "$p" -size -1024k -exec cp -n {} "$work/seeds/" \; 2>/dev/null || true
     done
+done
+for e in ${extra[@]+"${extra[@]}"}; do
+    [ -d "${e%%:*}" ] || continue
+    find "${e%%:*}" -type f -name "${e#*:}" -size -1024k -exec cp -n {} "$work/seeds/" \; 2>/dev/null || true
 done
 echo "fuzz: $(ls "$work/seeds" | wc -l) seeds, running for ${seconds}s" >&2
 

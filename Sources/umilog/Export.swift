@@ -5,7 +5,7 @@ import DiveStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export dives from a logbook database as UDDF, CSV or DiveJSON.",
+        abstract: "Export dives from a logbook database as UDDF, CSV, DiveJSON or Subsurface XML.",
         discussion: """
             Every dive, or those a scope picks: --dive N, --site NAME, --from DATE --to DATE. \
             --to is given twice for a date range: a format name is the output format, a date \

@@ -20,7 +20,7 @@ func describeWithFromHint(_ e: DiveError) -> String {
 struct Umilog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umilog",
-        abstract: "Read, convert and check dive logs: UDDF, DiveJSON and CSV in and out.",
+        abstract: "Read, convert and check dive logs: UDDF, DiveJSON, CSV and Subsurface XML in and out.",
         version: "0.1.0",
         subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self, Backfill.self, Sites.self]
     )

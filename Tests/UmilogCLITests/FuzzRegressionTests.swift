@@ -13,7 +13,7 @@ import TestSupport
     func endsOnItsOwn(_ name: String) throws {
         let path = Paths.samples + "/fuzz/" + name
         let dir = try Paths.temporaryDirectory()
-        for to in ["json", "csv", "csv-profile", "uddf"] {
+        for to in ["json", "csv", "csv-profile", "uddf", "ssrf"] {
             let run = try runMeasured("/usr/bin/timeout", ["20", Paths.umilog, "convert", path, "--to", to, "-o", dir + "/out." + to])
             #expect(run.signal == nil, "\(name) → \(to)")
             #expect(run.status == 0 || run.status == 1, "\(name) → \(to): status \(run.status) (124: it hung)")
