@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "DiveSSRF", dependencies: ["DiveCore", "DiveXML"]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
+        .target(name: "DiveFIT", dependencies: ["DiveCore"]),
         .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
@@ -50,6 +51,7 @@ let package = Package(
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

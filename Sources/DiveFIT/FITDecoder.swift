@@ -1,0 +1,284 @@
+import DiveCore
+
+/// The low-level reader of the Garmin FIT binary protocol: it walks the file front to back
+/// and hands out its data messages one at a time (``next()``), never holding more than the
+/// message it returns and the definitions in force. It checks each file header (and its CRC
+/// when present) and the CRC at the end of each file, reads chained files (several FIT files
+/// back to back) in sequence, honours each definition's byte order, keeps developer data
+/// fields as raw bytes, and resolves compressed-timestamp headers against the last full
+/// timestamp (field 253).
+///
+/// Errors are `DiveError`s located at a byte offset (`SourceLocation.path` is `byte N`):
+/// `fit.header` (not a FIT file header), `fit.crc` (header or file CRC mismatch),
+/// `fit.truncated` (the input ends before the file's data and CRC do), `fit.bad-definition`
+/// (a data message with no definition for its local type, a definition that is malformed, or
+/// a message that runs past the data).
+public final class FITDecoder {
+    /// The input as the user named it, for errors.
+    public let displayName: String
+    /// The header of the FIT file being read (of the last one, after the end).
+    public private(set) var header: FITFileHeader?
+    /// How many FIT file headers have been read so far.
+    public private(set) var fileCount = 0
+
+    private let bytes: UnsafeRawBufferPointer
+    private let mapped: MappedFile?
+    private let owned: UnsafeMutableRawBufferPointer?
+
+    private var pos = 0
+    private var inFile = false
+    private var dataEnd = 0
+    private var crc = FITCRC()
+    private var definitions = [Definition?](repeating: nil, count: 16)
+    private var lastTimestamp: UInt32?
+    private var messageIndex = 0
+    private var releasedUpTo = 0
+
+    struct FieldDefinition {
+        var number: UInt8
+        var size: Int
+        var baseType: UInt8
+    }
+
+    struct DeveloperFieldDefinition {
+        var number: UInt8
+        var size: Int
+        var developerIndex: UInt8
+    }
+
+    struct Definition {
+        var globalNumber: UInt16
+        var bigEndian: Bool
+        var fields: [FieldDefinition]
+        var developerFields: [DeveloperFieldDefinition]
+        var dataSize: Int
+    }
+
+    /// Reads the file at `path` (mapped; pages already read are handed back as it goes).
+    public init(path: String, displayName: String? = nil) throws {
+        self.displayName = displayName ?? path
+        let file = try MappedFile(path: path, displayName: self.displayName)
+        mapped = file
+        owned = nil
+        bytes = file.bytes
+    }
+
+    /// Reads `data`, e.g. bytes built by a test.
+    public init(bytes data: [UInt8], displayName: String = "<input>") {
+        self.displayName = displayName
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
+        buffer.copyBytes(from: data)
+        owned = buffer
+        mapped = nil
+        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<data.count])
+    }
+
+    deinit { owned?.deallocate() }
+
+    /// The input's length in bytes.
+    public var inputSize: Int { bytes.count }
+
+    /// Where a finding at byte `offset` is.
+    public func location(atByte offset: Int) -> SourceLocation {
+        SourceLocation(file: displayName, path: "byte \(offset)")
+    }
+
+    private func fail(_ code: String, _ message: String, at offset: Int) -> DiveError {
+        DiveError(code, message + " (byte \(offset))", at: location(atByte: offset))
+    }
+
+    /// The next data message; nil after the last file's CRC.
+    public func next() throws -> FITMessage? {
+        while true {
+            if !inFile {
+                if pos == bytes.count {
+                    if fileCount == 0 { throw fail("fit.truncated", "the file is empty", at: 0) }
+                    return nil
+                }
+                try readHeader()
+                continue
+            }
+            if pos == dataEnd {
+                try checkFileCRC()
+                continue
+            }
+            guard pos < bytes.count else {
+                throw fail("fit.truncated", "the file ends inside its data (\(dataEnd - pos) more bytes and the CRC expected)", at: pos)
+            }
+            let start = pos
+            let recordHeader = bytes[pos]
+            if recordHeader & 0x80 == 0, recordHeader & 0x40 != 0 {
+                try readDefinition(at: start, header: recordHeader)
+                continue
+            }
+            if let message = try readData(at: start, header: recordHeader) {
+                if let mapped, start - releasedUpTo >= 1 << 20 { mapped.release(before: start); releasedUpTo = start }
+                return message
+            }
+        }
+    }
+
+    // MARK: - File structure
+
+    private func readHeader() throws {
+        let start = pos
+        let remaining = bytes.count - start
+        guard remaining >= 1 else { throw fail("fit.truncated", "the file ends before its header", at: start) }
+        let size = Int(bytes[start])
+        if remaining >= 12, size >= 12 {
+            guard bytes[start + 8] == 0x2E, bytes[start + 9] == 0x46, bytes[start + 10] == 0x49, bytes[start + 11] == 0x54 else {
+                throw fail("fit.header", "no \".FIT\" signature in the file header", at: start)
+            }
+        } else if remaining < 12 {
+            throw fail(fileCount == 0 ? "fit.truncated" : "fit.header",
+                       fileCount == 0 ? "the file ends inside its header" : "\(remaining) bytes after the end of the FIT data are not a FIT header",
+                       at: start)
+        } else {
+            throw fail("fit.header", "a FIT header is at least 12 bytes, this one says \(size)", at: start)
+        }
+        guard remaining >= size else { throw fail("fit.truncated", "the file ends inside its header", at: start) }
+        let dataSize = Int(u32le(start + 4))
+        var headerCRC: UInt16?
+        if size >= 14 {
+            let stored = u16le(start + 12)
+            headerCRC = stored
+            if stored != 0 {
+                let computed = FITCRC.compute(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 12)]))
+                if computed != stored {
+                    throw fail("fit.crc", "the header CRC is \(hex(stored)), the header's bytes give \(hex(computed))", at: start + 12)
+                }
+            }
+        }
+        header = FITFileHeader(offset: start, headerSize: size, protocolVersion: bytes[start + 1],
+                               profileVersion: u16le(start + 2), dataSize: dataSize, headerCRC: headerCRC)
+        crc = FITCRC()
+        crc.update(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]))
+        pos = start + size
+        dataEnd = pos + dataSize
+        definitions = [Definition?](repeating: nil, count: 16)
+        lastTimestamp = nil
+        inFile = true
+        fileCount += 1
+    }
+
+    private func checkFileCRC() throws {
+        guard dataEnd + 2 <= bytes.count else {
+            throw fail("fit.truncated", "the file ends before its CRC", at: dataEnd)
+        }
+        let stored = u16le(dataEnd)
+        if stored != crc.value {
+            throw fail("fit.crc", "the file CRC is \(hex(stored)), the file's bytes give \(hex(crc.value))", at: dataEnd)
+        }
+        pos = dataEnd + 2
+        inFile = false
+    }
+
+    /// Checks that `count` bytes from `start` lie inside the data; the message begins at `message`.
+    private func need(_ count: Int, from start: Int, message: Int) throws {
+        let end = start + count
+        if end > dataEnd {
+            if end > bytes.count, dataEnd > bytes.count {
+                throw fail("fit.truncated", "the file ends inside a message", at: message)
+            }
+            throw fail("fit.bad-definition", "the message runs \(end - dataEnd) bytes past the end of the data", at: message)
+        }
+        if end > bytes.count { throw fail("fit.truncated", "the file ends inside a message", at: message) }
+    }
+
+    private func consume(to end: Int) {
+        crc.update(UnsafeRawBufferPointer(rebasing: bytes[pos..<end]))
+        pos = end
+    }
+
+    // MARK: - Records
+
+    private func readDefinition(at start: Int, header recordHeader: UInt8) throws {
+        try need(6, from: start, message: start)
+        let architecture = bytes[start + 2]
+        guard architecture <= 1 else {
+            throw fail("fit.bad-definition", "the definition's architecture byte is \(architecture), not 0 or 1", at: start)
+        }
+        let bigEndian = architecture == 1
+        let global = bigEndian ? UInt16(bytes[start + 3]) << 8 | UInt16(bytes[start + 4]) : u16le(start + 3)
+        let fieldCount = Int(bytes[start + 5])
+        var cursor = start + 6
+        try need(fieldCount * 3, from: cursor, message: start)
+        var fields: [FieldDefinition] = []
+        fields.reserveCapacity(fieldCount)
+        var dataSize = 0
+        for _ in 0..<fieldCount {
+            let f = FieldDefinition(number: bytes[cursor], size: Int(bytes[cursor + 1]), baseType: bytes[cursor + 2])
+            dataSize += f.size
+            fields.append(f)
+            cursor += 3
+        }
+        var developerFields: [DeveloperFieldDefinition] = []
+        if recordHeader & 0x20 != 0 {
+            try need(1, from: cursor, message: start)
+            let count = Int(bytes[cursor])
+            cursor += 1
+            try need(count * 3, from: cursor, message: start)
+            for _ in 0..<count {
+                let f = DeveloperFieldDefinition(number: bytes[cursor], size: Int(bytes[cursor + 1]), developerIndex: bytes[cursor + 2])
+                dataSize += f.size
+                developerFields.append(f)
+                cursor += 3
+            }
+        }
+        definitions[Int(recordHeader & 0x0F)] = Definition(globalNumber: global, bigEndian: bigEndian, fields: fields,
+                                                          developerFields: developerFields, dataSize: dataSize)
+        consume(to: cursor)
+    }
+
+    private func readData(at start: Int, header recordHeader: UInt8) throws -> FITMessage? {
+        let compressed = recordHeader & 0x80 != 0
+        let local = compressed ? (recordHeader >> 5) & 0x03 : recordHeader & 0x0F
+        guard let definition = definitions[Int(local)] else {
+            throw fail("fit.bad-definition", "a data message of local type \(local) comes before any definition of that type", at: start)
+        }
+        try need(1 + definition.dataSize, from: start, message: start)
+        var cursor = start + 1
+        var fields: [FITField] = []
+        fields.reserveCapacity(definition.fields.count)
+        for f in definition.fields {
+            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + f.size)]))
+            fields.append(FITField(number: f.number, baseTypeByte: f.baseType, bigEndian: definition.bigEndian, bytes: raw))
+            cursor += f.size
+        }
+        var developerFields: [FITDeveloperField] = []
+        for f in definition.developerFields {
+            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + f.size)]))
+            developerFields.append(FITDeveloperField(number: f.number, developerIndex: f.developerIndex, bytes: raw))
+            cursor += f.size
+        }
+        consume(to: cursor)
+
+        var timestamp: UInt32?
+        if compressed, let last = lastTimestamp {
+            let offset = UInt32(recordHeader & 0x1F)
+            timestamp = last &+ ((offset &- (last & 0x1F)) & 0x1F)
+            lastTimestamp = timestamp
+        }
+        if let f = fields.first(where: { $0.number == 253 }), f.bytes.count == 4, let v = f.value?.uintValue,
+           f.baseType == .uint32 || f.baseType == .uint32z || f.baseType == .sint32 {
+            timestamp = UInt32(truncatingIfNeeded: v)
+            lastTimestamp = timestamp
+        }
+        let message = FITMessage(globalNumber: definition.globalNumber, localType: local, fields: fields,
+                                 developerFields: developerFields, offset: start, index: messageIndex,
+                                 fileIndex: fileCount - 1, hasCompressedTimestamp: compressed, timestamp: timestamp)
+        messageIndex += 1
+        return message
+    }
+
+    // MARK: - Bytes
+
+    private func u16le(_ i: Int) -> UInt16 { UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 }
+    private func u32le(_ i: Int) -> UInt32 {
+        UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+    }
+    private func hex(_ v: UInt16) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 4 - s.count) + s
+    }
+}
