@@ -99,8 +99,10 @@ public func conform(directory: String, strict: Bool = false, only: FileFormat? =
                 report.sections.append(section)
             }
         default:
-            if let only, only.rawValue != entry { continue }
-            guard let format = FileFormat(rawValue: entry), format.entry.open != nil else {
+            // A pair directory is named by DiveJSON's format id (`suunto_xml`), umilog's by a hyphen.
+            let format = FileFormat(rawValue: entry) ?? FileFormat(rawValue: String(entry.map { $0 == "_" ? "-" : $0 }))
+            if let only, only.rawValue != (format?.rawValue ?? entry) { continue }
+            guard let format, format.entry.open != nil else {
                 report.shapeErrors.append("\(entry)/: reader pairs for the format \"\(entry)\", which umilog does not read")
                 continue
             }

@@ -1,6 +1,7 @@
 import DiveCSV
 import DiveJSON
 import DiveSSRF
+import DiveSuunto
 import DiveUDDF
 
 // The one table of formats. Adding a format is its module plus one line in `FormatRegistry.all`:
@@ -117,10 +118,11 @@ public enum FormatRegistry {
         FormatEntry("ssrf", "Subsurface XML", ext: "ssrf", sniff: SSRF.sniff,
                     open: { path, name, _ in try SSRFReader(path: path, displayName: name) },
                     writer: { sink, _ in SSRFWriter(body: sink, generator: umilogGenerator) }),
+        FormatEntry("suunto-xml", "Suunto DM4/DM5 XML", sniff: { $0.root == "dive" && $0.contains("Suunto.Diving.Dal") ? .likely : .none },
+                    open: { path, name, _ in try SuuntoXMLReader(path: path, displayName: name) }),
         // Recognised, not read yet.
         FormatEntry("fit", "Garmin FIT", sniff: { $0.bytes.count >= 12 && $0.bytes[8...11].elementsEqual(".FIT".utf8) ? .certain : .none }),
         FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none }),
-        FormatEntry("suunto-xml", "Suunto DM4/DM5 XML", sniff: { $0.root == "dive" && $0.contains("Suunto.Diving.Dal") ? .likely : .none }),
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: { $0.root == "dive" && $0.contains("<diveLog") ? .likely : .none }),
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),

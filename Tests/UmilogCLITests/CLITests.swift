@@ -97,10 +97,18 @@ struct ConformCLITests {
         #expect(r.stdout.contains("valid: 4/4 passed"))
     }
 
+    /// The pair directory is DiveJSON's `suunto_xml`; `--only` takes umilog's `suunto-xml`.
+    @Test func theSuuntoXMLPairsPass() throws {
+        let r = try umilog(["conform", Paths.fixtures, "--only", "suunto-xml", "--strict"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("suunto_xml: 5/5 passed"))
+    }
+
     @Test func theWholeCorpusNamesTheFormatsNotReadAndExitsTwo() throws {
         let r = try umilog(["conform", Paths.fixtures])
         #expect(r.status == 2)
-        for format in ["fit", "suunto_json", "suunto_xml"] {
+        // suunto_xml/ is read now (its directory name maps to the format `suunto-xml`).
+        for format in ["fit", "suunto_json"] {
             #expect(r.stderr.contains("error[conform.shape]: \(format)/: reader pairs for the format \"\(format)\", which umilog does not read"))
         }
     }
