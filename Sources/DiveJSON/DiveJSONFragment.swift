@@ -31,11 +31,14 @@ public enum DiveJSONFragment {
     /// The dive a DiveJSON dive object describes; `findings` collects what the reader reports.
     public static func dive(from node: JSONNode, findings: inout [Finding]) throws -> Dive {
         let reader = try DiveJSONReader(document: wrap(["dives": JSONNode(.array([node]))]), duplicates: [], displayName: "store")
-        guard let dive = try reader.next() else {
+        guard var dive = try reader.next() else {
             findings += reader.takeFindings()
             throw DiveError("store.fragment", "a stored dive could not be read back", at: SourceLocation())
         }
         findings += reader.takeFindings()
+        // A fragment is no file: a writer's finding about the dive names its place in the export,
+        // not "store", line 0, dive 0 for every dive.
+        dive.provenance = nil
         return dive
     }
 

@@ -145,7 +145,7 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
                 try output.write(dive, header: source.header)
                 r.dives += 1
                 r.findings += source.takeFindings()
-                r.findings += output.takeFindings()
+                r.findings += output.takeFindings().map { $0.locatedIn(name) }
             }
         } catch {
             r.findings += source.takeFindings()
@@ -154,7 +154,7 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
         r.findings += source.takeFindings()
         output.merge(source.header)
         try output.commit(standardOutput: standardOutput)
-        r.findings += output.headerFindings
+        r.findings += output.headerFindings.map { $0.locatedIn(name) }
         r.output = destination ?? "-"
         if let destination { report.outputs.append(destination) }
     } catch let e as DiveError {

@@ -130,3 +130,21 @@ struct ConformCLITests {
         #expect(try umilog(["validate", "/nonexistent.divejson"]).status == 2)
     }
 }
+
+@Suite struct ExportFindingLocationTests {
+    /// A writer's finding about a dive of the logbook names the logbook and the dive's place in
+    /// the export (it named "store", line 0, dive 0 for every dive).
+    @Test func anExportsFindingsNameTheLogbookAndEachDive() throws {
+        let dir = try Paths.temporaryDirectory()
+        let db = dir + "/log.sqlite"
+        #expect(try umilog(["db", "init", "--db", db]).status == 0)
+        #expect(try umilog(["import", Paths.samples + "/logbook.uddf", "--db", db, "-q"]).status == 0)
+        let r = try umilog(["export", "--db", db, "--to", "ssrf", "-o", dir + "/out.ssrf"])
+        #expect(r.status == 0)
+        // Dives 0, 2 and 4 of the sample have a UTC offset, which Subsurface XML cannot hold.
+        for i in [0, 2, 4] {
+            #expect(r.stderr.contains("\(db): dropped[ssrf.utc-offset-dropped]: dive/\(i): "), "\(r.stderr)")
+        }
+        #expect(!r.stderr.contains("store:"))
+    }
+}
