@@ -172,16 +172,25 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
         try withInputFile(input) { path in
             let format = try options.from ?? detectFormat(path: path, displayName: input)
             report.format = format
-            let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
-            // What the reader found before an error stops it is reported beside the error.
-            defer { report.findings += reader.takeFindings() }
-            while let dive = try reader.next() {
-                try output.write(dive, header: reader.header)
-                report.dives += 1
-                report.findings += reader.takeFindings()
-                report.findings += output.takeFindings().map { $0.locatedIn(input) }
+            do {
+                let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
+                // What the reader found before an error stops it is reported beside the error.
+                defer { report.findings += reader.takeFindings() }
+                while let dive = try reader.next() {
+                    try output.write(dive, header: reader.header)
+                    report.dives += 1
+                    report.findings += reader.takeFindings()
+                    report.findings += output.takeFindings().map { $0.locatedIn(input) }
+                }
+                output.merge(reader.header)
+            } catch var e as DiveError where options.from != nil && report.dives == 0 {
+                // A format forced with --from that the bytes say is another: say which.
+                if let head = try? Sniffer.head(path: path, displayName: input),
+                   case .format(let sniffed) = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize), sniffed != format {
+                    e.message += "; the file looks like \(sniffed.entry.name) (--from \(sniffed.rawValue), or leave --from out)"
+                }
+                throw e
             }
-            output.merge(reader.header)
         }
     } catch let e as DiveError {
         report.error = e

@@ -423,22 +423,10 @@ extension SSRFState {
     private func readSummary(_ c: DCDraft, into dive: inout Dive, overridden: (air: String?, water: String?, line: Int)?,
                              extras: inout [ExtensionValue.Member], path: String) {
         let l = c.depthLine ?? c.line
-        if let v = c.maxDepth {
-            if v.isZero || v.isNegative {
-                report(.absent, "ssrf.zero-max-depth", "the maximum depth is \(v) m, which Subsurface writes for a dive whose depth it never had; read as not recorded", path: path, line: l)
-            } else if !InputLimits.Range.depthMetres.contains(v) {
-                report(.dropped, "ssrf.value-out-of-range", "the maximum depth \(v) m is deeper than any sea; not carried", path: path, line: l)
-            } else { dive.maxDepth = v.doubleValue }
-        }
-        if let v = c.meanDepth {
-            if v.isZero || v.isNegative {
-                report(.absent, "ssrf.zero-average-depth", "the mean depth is \(v) m, a placeholder; read as not recorded", path: path, line: l)
-            } else if !InputLimits.Range.depthMetres.contains(v) {
-                report(.dropped, "ssrf.value-out-of-range", "the mean depth \(v) m is deeper than any sea; not carried", path: path, line: l)
-            } else if let max = dive.maxDepth, max < v.doubleValue {
-                report(.dropped, "ssrf.avg-depth-exceeds-max", "the mean depth \(v) m is deeper than the maximum depth \(max) m, which no dive can be; not carried", path: path, line: l)
-            } else { dive.avgDepth = v.doubleValue }
-        }
+        let depths = SummaryDepths(max: c.maxDepth, mean: c.meanDepth, maxName: "the maximum depth", meanName: "the mean depth")
+        dive.maxDepth = depths.max
+        dive.avgDepth = depths.mean
+        for f in depths.findings { report(f.kind, "ssrf." + f.code, f.message, path: path, line: l) }
         let tl = c.temperatureLine ?? c.line
         var water = c.waterTemperature, air = c.airTemperature
         if let o = overridden {

@@ -53,20 +53,15 @@ extension SuuntoXMLState {
             }
         }
         if let n = scalars["Note"]?.text { dive.notes = n }
-        if let v = number(scalars["MaxDepth"], path: "\(path)/MaxDepth") {
-            if v > 0 { dive.maxDepth = v } else {
-                report(.absent, "zero-placeholder", "<MaxDepth> is \(v): the depth the computer never had; not carried",
-                       path: "\(path)/MaxDepth", line: scalars["MaxDepth"]!.line)
-            }
-        }
-        if let v = number(scalars["AvgDepth"], path: "\(path)/AvgDepth") {
-            if v <= 0 {
-                report(.absent, "zero-placeholder", "<AvgDepth> is \(v): not an average depth; not carried",
-                       path: "\(path)/AvgDepth", line: scalars["AvgDepth"]!.line)
-            } else if let max = dive.maxDepth, v > max {
-                report(.dropped, "avg-depth-deeper", "<AvgDepth> \(v) m is deeper than <MaxDepth> \(max) m; not carried",
-                       path: "\(path)/AvgDepth", line: scalars["AvgDepth"]!.line)
-            } else { dive.avgDepth = v }
+        // The same rule as every reader's (``SummaryDepths``), on the exact decimals.
+        let maxDepth = number(scalars["MaxDepth"], path: "\(path)/MaxDepth").flatMap { _ in scalars["MaxDepth"]?.text.flatMap(DecimalNumber.init) }
+        let avgDepth = number(scalars["AvgDepth"], path: "\(path)/AvgDepth").flatMap { _ in scalars["AvgDepth"]?.text.flatMap(DecimalNumber.init) }
+        let depths = SummaryDepths(max: maxDepth, mean: avgDepth, maxName: "<MaxDepth>", meanName: "<AvgDepth>")
+        dive.maxDepth = depths.max
+        dive.avgDepth = depths.mean
+        for f in depths.findings {
+            let element = f.message.hasPrefix("<MaxDepth>") ? "MaxDepth" : "AvgDepth"
+            report(f.kind, f.code, f.message, path: "\(path)/\(element)", line: scalars[element]?.line)
         }
         dive.bottomTemperature = number(scalars["BottomTemperature"], path: "\(path)/BottomTemperature")
         for name in ["Visibility", "Weather", "Weight"] {

@@ -153,20 +153,10 @@ extension UDDFState {
 
     private func readSummary(_ d: DiveDraft, into dive: inout Dive, path: String) {
         let l = d.line
-        if let v = d.greatestDepth {
-            if v.isZero || v.isNegative {
-                report(.absent, "uddf.zero-max-depth", "greatest depth is \(v), a placeholder for a depth the writer did not have; read as not recorded", path: path, line: l)
-            } else if !InputLimits.Range.depthMetres.contains(v) {
-                report(.dropped, "uddf.value-out-of-range", "greatest depth \(v) m is deeper than any sea; not carried", path: path, line: l)
-            } else { dive.maxDepth = v.doubleValue }
-        }
-        if let v = d.averageDepth {
-            if v.isZero || v.isNegative {
-                report(.absent, "uddf.zero-average-depth", "average depth is \(v), a placeholder; read as not recorded", path: path, line: l)
-            } else if !InputLimits.Range.depthMetres.contains(v) {
-                report(.dropped, "uddf.value-out-of-range", "average depth \(v) m is deeper than any sea; not carried", path: path, line: l)
-            } else { dive.avgDepth = v.doubleValue }
-        }
+        let depths = SummaryDepths(max: d.greatestDepth, mean: d.averageDepth, maxName: "greatest depth", meanName: "average depth")
+        dive.maxDepth = depths.max
+        dive.avgDepth = depths.mean
+        for f in depths.findings { report(f.kind, "uddf." + f.code, f.message, path: path, line: l) }
         if let v = d.duration {
             if !InputLimits.Range.diveSeconds.contains(v) {
                 report(.dropped, "uddf.value-out-of-range", "dive duration \(v) s is longer than ten days; not carried", path: path, line: l)

@@ -104,3 +104,13 @@ import TestSupport
         #expect(sites(a.header) == sites(b.header))
     }
 }
+
+@Suite struct ForcedFormatTests {
+    /// `--from` naming another format than the file's: the error says what the file looks like.
+    @Test func aWrongFromSaysWhatTheFileLooksLike() throws {
+        let report = DiveKit.convert(inputs: [Paths.samples + "/logbook.ssrf"], options: ConvertOptions(to: .csv, from: .uddf), standardOutput: MemorySink())
+        let e = try #require(report.inputs.first?.error)
+        #expect(e.code == "uddf.not-uddf")
+        #expect(e.message.hasSuffix("; the file looks like Subsurface XML (--from ssrf, or leave --from out)"))
+    }
+}
