@@ -467,26 +467,24 @@ extension SSRFState {
     /// computer's are), kept on its own recording.
     private func laterSummary(_ c: DCDraft, extras: inout [ExtensionValue.Member], path: String) {
         let cpath = "\(path)/divecomputer/\(c.index)"
-        if let l = c.depthLine {
+        // Kept on the recording, and said once per kind: the dive's figures are its first
+        // computer's (a decision about whose, so `resolved`; nothing is lost).
+        func keep(_ what: String, line: Int?, _ values: [(member: String, label: String, value: DecimalNumber?, unit: String)]) {
+            guard let line else { return }
             var named: [String] = []
-            if let v = c.maxDepth { extras.append(.init("max_depth", v.extensionNumber)); named.append("maximum \(v) m") }
-            if let v = c.meanDepth { extras.append(.init("avg_depth", v.extensionNumber)); named.append("mean \(v) m") }
-            if !named.isEmpty {
-                report(.dropped, "ssrf.later-computer-summary",
-                       "the dive's depths are its first computer's; this computer's \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") not the dive's (kept on its recording under umilog)",
-                       path: cpath, line: l)
+            for v in values {
+                guard let value = v.value else { continue }
+                extras.append(.init(v.member, value.extensionNumber))
+                named.append("\(v.label) \(value) \(v.unit)")
             }
+            guard !named.isEmpty else { return }
+            report(.resolved, "ssrf.later-computer-summary",
+                   "the dive's \(what) are its first computer's; this computer's \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") not the dive's (kept on its recording under umilog)",
+                   path: cpath, line: line)
         }
-        if let l = c.temperatureLine {
-            var named: [String] = []
-            if let v = c.waterTemperature { extras.append(.init("water_temperature", v.extensionNumber)); named.append("water temperature \(v) °C") }
-            if let v = c.airTemperature { extras.append(.init("air_temperature", v.extensionNumber)); named.append("air temperature \(v) °C") }
-            if !named.isEmpty {
-                report(.dropped, "ssrf.later-computer-summary",
-                       "the dive's temperatures are its first computer's; this computer's \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") not the dive's (kept on its recording under umilog)",
-                       path: cpath, line: l)
-            }
-        }
+        keep("depths", line: c.depthLine, [("max_depth", "maximum", c.maxDepth, "m"), ("avg_depth", "mean", c.meanDepth, "m")])
+        keep("temperatures", line: c.temperatureLine, [("water_temperature", "water temperature", c.waterTemperature, "°C"),
+                                                     ("air_temperature", "air temperature", c.airTemperature, "°C")])
     }
 
     // MARK: Recordings
