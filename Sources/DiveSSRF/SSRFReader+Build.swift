@@ -404,7 +404,7 @@ extension SSRFState {
                 case "not used", "Travel Gas": umilog.append(.init("use", .string(use)))
                 default:
                     umilog.append(.init("use", .string(use)))
-                    report(.dropped, "ssrf.cylinder-use-unknown", "a cylinder's use \"\(use)\" is none of Subsurface's (OC-gas, diluent, oxygen, not used, Travel Gas); no role is carried, the text is kept under umilog", path: cpath, line: c.line)
+                    report(.resolved, "ssrf.cylinder-use-unknown", "a cylinder's use \"\(use)\" is none of Subsurface's (OC-gas, diluent, oxygen, not used, Travel Gas); no role is carried, the text is kept under umilog", path: cpath, line: c.line)
                 }
             }
             if let v = measure(c.depth, "m", "depth"), !v.isZero, !v.isNegative {
@@ -500,7 +500,7 @@ extension SSRFState {
         func text(_ value: String?, limit: Int, member: String) -> String? {
             guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
             guard value.count <= limit else {
-                report(.dropped, "ssrf.device-text-too-long", "the computer's \(member) \"\(value.prefix(40))…\" is longer than \(limit) characters, more than a device's \(member) holds; kept under umilog", path: cpath, line: c.line)
+                report(.resolved, "ssrf.device-text-too-long", "the computer's \(member) \"\(value.prefix(40))…\" is longer than \(limit) characters, more than a device's \(member) holds; kept under umilog", path: cpath, line: c.line)
                 deviceExtras.append(.init(member, .string(value)))
                 return nil
             }
@@ -544,7 +544,7 @@ extension SSRFState {
             case "gauge": r.mode = .gauge
             default:
                 extras.append(.init("dctype", .string(t)))
-                report(.dropped, "ssrf.dctype-unknown", "the computer's mode \"\(t)\" is none of Subsurface's (OC, CCR, PSCR, Freedive); kept under umilog", path: cpath, line: c.line)
+                report(.resolved, "ssrf.dctype-unknown", "the computer's mode \"\(t)\" is none of Subsurface's (OC, CCR, PSCR, Freedive); kept under umilog", path: cpath, line: c.line)
             }
         }
         if let start = dive.startedAt, c.dateText != nil || c.timeText != nil {
