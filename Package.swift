@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveFIT", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],

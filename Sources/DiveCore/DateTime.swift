@@ -31,6 +31,20 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return era * 146097 + doe - 719468
     }
 
+    /// The date `days` days after 1970-01-01 (Howard Hinnant's civil_from_days); nil outside
+    /// years 1–9999.
+    public init?(daysSinceEpoch days: Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+    }
+
     /// `YYYY-MM-DD`.
     public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
@@ -109,6 +123,17 @@ public struct DiveDateTime: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard let time else { return date.description }
         return "\(date)T\(time)\(offset?.description ?? "")"
+    }
+
+    /// The instant `unixSeconds` (UTC) as the wall clock `offsetMinutes` east of UTC reads it,
+    /// carrying that offset.
+    public init?(unixSeconds: Int, offset: UTCOffset) {
+        let local = unixSeconds + offset.totalMinutes * 60
+        let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
+        let secs = local - days * 86400
+        guard let date = LocalDate(daysSinceEpoch: days),
+              let time = TimeOfDay(hour: secs / 3600, minute: secs / 60 % 60, second: secs % 60) else { return nil }
+        self.init(date: date, time: time, offset: offset)
     }
 
     /// Seconds of wall-clock time since 1970-01-01T00:00:00 (ignoring the offset).

@@ -57,6 +57,10 @@ public struct Dive: Sendable, Hashable {
     public var provenance: Provenance?
     /// How the source spelled this dive (paths relative to the dive).
     public var layout = SourceLayout()
+    /// The members the reader computed from the source's readings rather than read
+    /// (`submerged_time`, `avg_depth`): DiveJSON lists them under `extensions.divejson.inferred`
+    /// (spec §5.4). Each has an `inferred` finding.
+    public var inferred: [String] = []
 
     public init(uuid: String, startedAt: DiveDateTime?) {
         self.uuid = uuid; self.startedAt = startedAt

@@ -8,6 +8,9 @@ public struct LogbookHeader: Sendable, Hashable {
     public var sourceFormat: String?
     /// The source format's own version (UDDF's `@version`).
     public var sourceVersion: String?
+    /// The member DiveJSON writes the version under, when not `<format>_version`
+    /// (FIT's protocol version is `fit_protocol_version`).
+    public var sourceVersionKey: String?
     /// The program that wrote the source file.
     public var sourceGenerator: Generator?
     /// When the source says it was exported (DiveJSON's `exported_at`), as written.
@@ -49,6 +52,7 @@ public struct LogbookHeader: Sendable, Hashable {
         if sourceFormat == nil {
             sourceFormat = other.sourceFormat
             sourceVersion = other.sourceVersion
+            sourceVersionKey = other.sourceVersionKey
             sourceGenerator = other.sourceGenerator
             exportedAt = other.exportedAt
         }

@@ -191,6 +191,22 @@ public struct FITMessage: Sendable, Hashable {
     public func value(_ number: UInt8) -> FITValue? { field(number)?.value }
 }
 
+/// One data message as the decoder walks past it: what it is and where, its fields left in
+/// the input (``FITDecoder/value(_:)`` reads them until the next frame).
+public struct FITFrame: Sendable, Hashable {
+    public var globalNumber: UInt16
+    public var localType: UInt8
+    /// Byte offset of the message's record header in the input.
+    public var offset: Int
+    /// 0-based position among the input's data messages.
+    public var index: Int
+    /// 0-based position of its FIT file in a chain.
+    public var fileIndex: Int
+    public var hasCompressedTimestamp: Bool
+    /// Field 253, else the time a compressed-timestamp header resolves to.
+    public var timestamp: UInt32?
+}
+
 /// The header of one FIT file.
 public struct FITFileHeader: Sendable, Hashable {
     /// Byte offset of the header in the input (non-zero for the second file of a chain).

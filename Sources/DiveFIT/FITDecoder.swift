@@ -52,7 +52,25 @@ public final class FITDecoder {
         var fields: [FieldDefinition]
         var developerFields: [DeveloperFieldDefinition]
         var dataSize: Int
+        /// Each field's offset from the first data byte.
+        var offsets: [Int] = []
+        /// Where field 253 (`timestamp`) sits, when it is a 4-byte integer.
+        var timestampOffset: Int?
+        /// The slot of each field number (`fieldSlot[n]` is an index into `fields`, or -1).
+        var fieldSlot = [Int16](repeating: -1, count: 256)
     }
+
+    /// Whether the file CRC at the end of each file is checked. When it is not fatal, a
+    /// mismatch is recorded in ``crcMismatches`` and the data is read on.
+    public var crcMismatchIsFatal = true
+    /// Whether CRCs are computed at all (a first pass over a file already checked can skip it).
+    public var verifiesCRC = true
+    /// File CRC mismatches met when ``crcMismatchIsFatal`` is false: the error each would have been.
+    public private(set) var crcMismatches: [DiveError] = []
+
+    private var current: Definition?
+    private var currentStart = 0
+    private var currentFrame: FITFrame?
 
     /// Reads the file at `path` (mapped; pages already read are handed back as it goes).
     public init(path: String, displayName: String? = nil) throws {
@@ -87,12 +105,21 @@ public final class FITDecoder {
         DiveError(code, message + " (byte \(offset))", at: location(atByte: offset))
     }
 
-    /// The next data message; nil after the last file's CRC.
+    /// The next data message, fully decoded; nil after the last file's CRC.
     public func next() throws -> FITMessage? {
+        guard try nextFrame() != nil else { return nil }
+        return currentMessage()
+    }
+
+    /// The next data message as a frame: its number, place and time, with its fields read on
+    /// demand from the input (``value(_:)``, ``currentMessage()``) — no allocation per message.
+    /// The frame's fields can be read until the next call.
+    public func nextFrame() throws -> FITFrame? {
         while true {
             if !inFile {
                 if pos == bytes.count {
                     if fileCount == 0 { throw fail("fit.truncated", "the file is empty", at: 0) }
+                    current = nil
                     return nil
                 }
                 try readHeader()
@@ -111,11 +138,116 @@ public final class FITDecoder {
                 try readDefinition(at: start, header: recordHeader)
                 continue
             }
-            if let message = try readData(at: start, header: recordHeader) {
-                if let mapped, start - releasedUpTo >= 1 << 20 { mapped.release(before: start); releasedUpTo = start }
-                return message
+            let frame = try readData(at: start, header: recordHeader)
+            if let mapped, start - releasedUpTo >= 1 << 20 { mapped.release(before: start); releasedUpTo = start }
+            return frame
+        }
+    }
+
+    // MARK: - The current frame's fields
+
+    /// The field numbers the current frame's definition lists, in order.
+    public var currentFieldNumbers: [UInt8] { current?.fields.map(\.number) ?? [] }
+
+    /// Whether the current frame carries field `number` with a valid (non-sentinel) value.
+    public func has(_ number: UInt8) -> Bool {
+        guard let d = current else { return false }
+        let slot = Int(d.fieldSlot[Int(number)])
+        guard slot >= 0 else { return false }
+        return isValid(slot: slot, in: d)
+    }
+
+    /// Whether field slot `slot` of the current frame holds a valid value.
+    func isValid(slot: Int, in d: Definition) -> Bool {
+        let f = d.fields[slot]
+        let start = currentStart + d.offsets[slot]
+        guard let type = FITBaseType(definitionByte: f.baseType), type != .byte, type != .string,
+              f.size == type.size else {
+            // Arrays, strings and bytes: decode the general way.
+            let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + f.size)])
+            return FITField.decode([UInt8](raw), as: FITBaseType(definitionByte: f.baseType), bigEndian: d.bigEndian)
+                .contains { $0 != nil }
+        }
+        let raw = readRaw(start, size: f.size, bigEndian: d.bigEndian)
+        if raw == type.invalidPattern { return false }
+        if type == .float32 { return !Float(bitPattern: UInt32(truncatingIfNeeded: raw)).isNaN }
+        if type == .float64 { return !Double(bitPattern: raw).isNaN }
+        return true
+    }
+
+    /// The scalar value of field `number` of the current frame, decoded by its base type; nil
+    /// when the frame has no such field or its value is the invalid sentinel. An array field
+    /// gives its first element.
+    public func value(_ number: UInt8) -> FITValue? {
+        guard let d = current else { return nil }
+        let slot = Int(d.fieldSlot[Int(number)])
+        guard slot >= 0 else { return nil }
+        let f = d.fields[slot]
+        let start = currentStart + d.offsets[slot]
+        if let type = FITBaseType(definitionByte: f.baseType), type != .byte, type != .string, f.size == type.size {
+            let raw = readRaw(start, size: f.size, bigEndian: d.bigEndian)
+            if raw == type.invalidPattern { return nil }
+            switch type {
+            case .sint8: return .sint(Int64(Int8(truncatingIfNeeded: raw)))
+            case .sint16: return .sint(Int64(Int16(truncatingIfNeeded: raw)))
+            case .sint32: return .sint(Int64(Int32(truncatingIfNeeded: raw)))
+            case .sint64: return .sint(Int64(bitPattern: raw))
+            case .float32:
+                let v = Float(bitPattern: UInt32(truncatingIfNeeded: raw))
+                return v.isNaN ? nil : .float(Double(v))
+            case .float64:
+                let v = Double(bitPattern: raw)
+                return v.isNaN ? nil : .float(v)
+            default: return .uint(raw)
             }
         }
+        let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<(start + f.size)]))
+        return FITField(number: f.number, baseTypeByte: f.baseType, bigEndian: d.bigEndian, bytes: raw).value
+    }
+
+    /// Calls `body` with the number of every field of the current frame that holds a valid value.
+    public func forEachValidField(_ body: (UInt8) -> Void) {
+        guard let d = current else { return }
+        for slot in d.fields.indices where isValid(slot: slot, in: d) { body(d.fields[slot].number) }
+    }
+
+    /// The current frame fully decoded.
+    public func currentMessage() -> FITMessage? {
+        guard let d = current, let frame = currentFrame else { return nil }
+        var fields: [FITField] = []
+        fields.reserveCapacity(d.fields.count)
+        for (k, f) in d.fields.enumerated() {
+            let start = currentStart + d.offsets[k]
+            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<(start + f.size)]))
+            fields.append(FITField(number: f.number, baseTypeByte: f.baseType, bigEndian: d.bigEndian, bytes: raw))
+        }
+        var developerFields: [FITDeveloperField] = []
+        var cursor = currentStart + (d.offsets.last.map { $0 + d.fields[d.fields.count - 1].size } ?? 0)
+        for f in d.developerFields {
+            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + f.size)]))
+            developerFields.append(FITDeveloperField(number: f.number, developerIndex: f.developerIndex, bytes: raw))
+            cursor += f.size
+        }
+        return FITMessage(globalNumber: frame.globalNumber, localType: frame.localType, fields: fields,
+                          developerFields: developerFields, offset: frame.offset, index: frame.index,
+                          fileIndex: frame.fileIndex, hasCompressedTimestamp: frame.hasCompressedTimestamp,
+                          timestamp: frame.timestamp)
+    }
+
+    /// The developer fields of the current frame's definition: (number, developer index, size).
+    public var currentDeveloperFields: [(number: UInt8, developerIndex: UInt8)] {
+        current?.developerFields.map { ($0.number, $0.developerIndex) } ?? []
+    }
+
+    private func readRaw(_ start: Int, size: Int, bigEndian: Bool) -> UInt64 {
+        var raw: UInt64 = 0
+        if bigEndian {
+            for k in 0..<size { raw = raw << 8 | UInt64(bytes[start + k]) }
+        } else {
+            var k = size - 1
+            while k >= 0 { raw = raw << 8 | UInt64(bytes[start + k]); k -= 1 }
+        }
+        return raw
     }
 
     // MARK: - File structure
@@ -152,7 +284,7 @@ public final class FITDecoder {
         header = FITFileHeader(offset: start, headerSize: size, protocolVersion: bytes[start + 1],
                                profileVersion: u16le(start + 2), dataSize: dataSize, headerCRC: headerCRC)
         crc = FITCRC()
-        crc.update(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]))
+        if verifiesCRC { crc.update(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)])) }
         pos = start + size
         dataEnd = pos + dataSize
         definitions = [Definition?](repeating: nil, count: 16)
@@ -166,8 +298,10 @@ public final class FITDecoder {
             throw fail("fit.truncated", "the file ends before its CRC", at: dataEnd)
         }
         let stored = u16le(dataEnd)
-        if stored != crc.value {
-            throw fail("fit.crc", "the file CRC is \(hex(stored)), the file's bytes give \(hex(crc.value))", at: dataEnd)
+        if verifiesCRC, stored != crc.value {
+            let error = fail("fit.crc", "the file CRC is \(hex(stored)), the file's bytes give \(hex(crc.value))", at: dataEnd)
+            if crcMismatchIsFatal { throw error }
+            crcMismatches.append(error)
         }
         pos = dataEnd + 2
         inFile = false
@@ -186,7 +320,7 @@ public final class FITDecoder {
     }
 
     private func consume(to end: Int) {
-        crc.update(UnsafeRawBufferPointer(rebasing: bytes[pos..<end]))
+        if verifiesCRC { crc.update(UnsafeRawBufferPointer(rebasing: bytes[pos..<end])) }
         pos = end
     }
 
@@ -225,33 +359,30 @@ public final class FITDecoder {
                 cursor += 3
             }
         }
-        definitions[Int(recordHeader & 0x0F)] = Definition(globalNumber: global, bigEndian: bigEndian, fields: fields,
-                                                          developerFields: developerFields, dataSize: dataSize)
+        var definition = Definition(globalNumber: global, bigEndian: bigEndian, fields: fields,
+                                    developerFields: developerFields, dataSize: dataSize)
+        var offset = 0
+        for (k, f) in fields.enumerated() {
+            definition.offsets.append(offset)
+            if definition.fieldSlot[Int(f.number)] < 0 { definition.fieldSlot[Int(f.number)] = Int16(k) }
+            if f.number == 253, f.size == 4, definition.timestampOffset == nil,
+               let t = FITBaseType(definitionByte: f.baseType), t == .uint32 || t == .uint32z || t == .sint32 {
+                definition.timestampOffset = offset
+            }
+            offset += f.size
+        }
+        definitions[Int(recordHeader & 0x0F)] = definition
         consume(to: cursor)
     }
 
-    private func readData(at start: Int, header recordHeader: UInt8) throws -> FITMessage? {
+    private func readData(at start: Int, header recordHeader: UInt8) throws -> FITFrame {
         let compressed = recordHeader & 0x80 != 0
         let local = compressed ? (recordHeader >> 5) & 0x03 : recordHeader & 0x0F
         guard let definition = definitions[Int(local)] else {
             throw fail("fit.bad-definition", "a data message of local type \(local) comes before any definition of that type", at: start)
         }
         try need(1 + definition.dataSize, from: start, message: start)
-        var cursor = start + 1
-        var fields: [FITField] = []
-        fields.reserveCapacity(definition.fields.count)
-        for f in definition.fields {
-            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + f.size)]))
-            fields.append(FITField(number: f.number, baseTypeByte: f.baseType, bigEndian: definition.bigEndian, bytes: raw))
-            cursor += f.size
-        }
-        var developerFields: [FITDeveloperField] = []
-        for f in definition.developerFields {
-            let raw = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[cursor..<(cursor + f.size)]))
-            developerFields.append(FITDeveloperField(number: f.number, developerIndex: f.developerIndex, bytes: raw))
-            cursor += f.size
-        }
-        consume(to: cursor)
+        consume(to: start + 1 + definition.dataSize)
 
         var timestamp: UInt32?
         if compressed, let last = lastTimestamp {
@@ -259,16 +390,20 @@ public final class FITDecoder {
             timestamp = last &+ ((offset &- (last & 0x1F)) & 0x1F)
             lastTimestamp = timestamp
         }
-        if let f = fields.first(where: { $0.number == 253 }), f.bytes.count == 4, let v = f.value?.uintValue,
-           f.baseType == .uint32 || f.baseType == .uint32z || f.baseType == .sint32 {
-            timestamp = UInt32(truncatingIfNeeded: v)
-            lastTimestamp = timestamp
+        if let o = definition.timestampOffset {
+            let raw = UInt32(truncatingIfNeeded: readRaw(start + 1 + o, size: 4, bigEndian: definition.bigEndian))
+            if raw != 0xFFFF_FFFF, !(raw == 0 && FITBaseType(definitionByte: definition.fields[Int(definition.fieldSlot[253])].baseType) == .uint32z) {
+                timestamp = raw
+                lastTimestamp = raw
+            }
         }
-        let message = FITMessage(globalNumber: definition.globalNumber, localType: local, fields: fields,
-                                 developerFields: developerFields, offset: start, index: messageIndex,
-                                 fileIndex: fileCount - 1, hasCompressedTimestamp: compressed, timestamp: timestamp)
+        current = definition
+        currentStart = start + 1
+        let frame = FITFrame(globalNumber: definition.globalNumber, localType: local, offset: start, index: messageIndex,
+                             fileIndex: fileCount - 1, hasCompressedTimestamp: compressed, timestamp: timestamp)
+        currentFrame = frame
         messageIndex += 1
-        return message
+        return frame
     }
 
     // MARK: - Bytes

@@ -30,6 +30,9 @@ public final class DiveJSONWriter {
     private var wroteDiver = false
     /// Dives handed over so far, for the path of a dive with no provenance.
     private var divesSeen = 0
+    private var divesWritten = 0
+    /// `dives/N/member` of every member a reader computed (`extensions.divejson.inferred`).
+    private var inferredPaths: [String] = []
 
     /// A `dropped` finding about `dive`, at its source file, line and record path.
     private func report(_ dive: Dive, _ code: String, _ message: String) {
@@ -70,6 +73,8 @@ public final class DiveJSONWriter {
             out.key("dives"); out.beginArray()
         }
         write(dive, start: start)
+        for name in dive.inferred { inferredPaths.append("dives/\(divesWritten)/\(name)") }
+        divesWritten += 1
         try out.flushIfLarge()
     }
 
@@ -102,12 +107,17 @@ public final class DiveJSONWriter {
             out.key("extensions"); out.beginObject()
             out.key("divejson"); out.beginObject()
             out.key("converted_from"); out.string(format)
-            if let v = header.sourceVersion { out.key("\(format)_version"); out.string(v) }
+            if let v = header.sourceVersion { out.key(header.sourceVersionKey ?? "\(format)_version"); out.string(v) }
             if let g = header.sourceGenerator {
                 out.key("source_generator"); out.beginObject()
                 out.key("name"); out.string(g.name)
                 if let v = g.version { out.key("version"); out.string(v) }
                 out.endObject()
+            }
+            if !inferredPaths.isEmpty {
+                out.key("inferred"); out.beginArray()
+                for p in inferredPaths { out.string(p) }
+                out.endArray()
             }
             out.endObject()
             // What the source says of its writer beyond a name and a version: umilog's own key.

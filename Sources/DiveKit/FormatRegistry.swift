@@ -1,4 +1,5 @@
 import DiveCSV
+import DiveFIT
 import DiveJSON
 import DiveSSRF
 import DiveSuunto
@@ -121,7 +122,8 @@ public enum FormatRegistry {
         FormatEntry("suunto-xml", "Suunto DM4/DM5 XML", sniff: { $0.root == "dive" && $0.contains("Suunto.Diving.Dal") ? .likely : .none },
                     open: { path, name, _ in try SuuntoXMLReader(path: path, displayName: name) }),
         // Recognised, not read yet.
-        FormatEntry("fit", "Garmin FIT", sniff: { $0.bytes.count >= 12 && $0.bytes[8...11].elementsEqual(".FIT".utf8) ? .certain : .none }),
+        FormatEntry("fit", "Garmin FIT", ext: "fit", sniff: { FIT.sniff($0.bytes) ? .certain : .none },
+                    open: { path, name, _ in try FITReader(path: path, displayName: name) }),
         FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none }),
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: { $0.root == "dive" && $0.contains("<diveLog") ? .likely : .none }),
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),

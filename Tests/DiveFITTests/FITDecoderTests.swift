@@ -8,7 +8,7 @@ import TestSupport
 
 /// A FIT file made of `records`: a 14-byte header (with its CRC unless `headerCRC` is false),
 /// the records, and the file CRC (`fileCRC` overrides it).
-private func fitFile(_ records: [UInt8], headerCRC: Bool = true, fileCRC: UInt16? = nil) -> [UInt8] {
+func fitFile(_ records: [UInt8], headerCRC: Bool = true, fileCRC: UInt16? = nil) -> [UInt8] {
     let size = UInt32(records.count)
     var out: [UInt8] = [14, 0x20, 0x08, 0x08,
                         UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24),
@@ -22,7 +22,7 @@ private func fitFile(_ records: [UInt8], headerCRC: Bool = true, fileCRC: UInt16
 }
 
 /// A definition record: local type, global number, fields (number, size, base type).
-private func definition(local: UInt8, global: UInt16, bigEndian: Bool = false, _ fields: [(UInt8, UInt8, UInt8)],
+func definition(local: UInt8, global: UInt16, bigEndian: Bool = false, _ fields: [(UInt8, UInt8, UInt8)],
                         developer: [(UInt8, UInt8, UInt8)]? = nil) -> [UInt8] {
     var out: [UInt8] = [0x40 | (developer != nil ? 0x20 : 0) | local, 0, bigEndian ? 1 : 0]
     out += bigEndian ? [UInt8(global >> 8), UInt8(global & 0xFF)] : [UInt8(global & 0xFF), UInt8(global >> 8)]
@@ -35,7 +35,7 @@ private func definition(local: UInt8, global: UInt16, bigEndian: Bool = false, _
     return out
 }
 
-private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
 
 private func decodeAll(_ bytes: [UInt8]) throws -> [FITMessage] {
     let decoder = FITDecoder(bytes: bytes)

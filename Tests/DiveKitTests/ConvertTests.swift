@@ -142,7 +142,6 @@ struct UnsupportedInputTests {
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
         ("macdive/macdive__data.xml", "a MacDive XML logbook (root element <dives>)"),
         ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
-        ("fit/garmin-descent-mk1__2018-04-11-10-56-59.fit", "a Garmin FIT logbook"),
         ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Shearwater Cloud, Seac Sync and others) logbook"),
         ("other/divinglog__divinglog_9_dives_1.zxu", "a DAN DL7 (ZXL/ZXU) logbook"),
         ("other/suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL", "a DAN DL7 (ZXL/ZXU) logbook"),

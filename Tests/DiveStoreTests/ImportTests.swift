@@ -173,10 +173,10 @@ struct CorpusImportTests {
         // json/ 2, other/ 9 (with JDiveLog and Seac Sync's SQLite), dl7/ 3, udcf/ 2, divinglog/ 3
         // (Diving Log XML and SQLite, Subsurface's divelogs.de export), shearwater/ 3 (Shearwater's
         // XML and its Cloud database), fit/ 6, macdive/ 5. (other/'s Suunto DM4 export left this
-        // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived.)
-        #expect(unsupported.count == 33)
-        #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == "Garmin FIT")
-        #expect(unsupported["suunto-ocean__FreeDiving_2024-10-16T16_33_30.fit"] == "Garmin FIT")
+        // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived, and fit/'s six, 33 → 27, with
+        // the FIT reader.)
+        #expect(unsupported.count == 27)
+        #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
         #expect(unsupported["macdive__nightdive.xml"] == "MacDive XML")
         #expect(unsupported["macdive-synthetic__imperial_small.xml"] == "MacDive XML")
         #expect(unsupported["jdivelog__TestDiveJDiveLog.jlb"] == "JDiveLog")
@@ -207,12 +207,14 @@ struct CorpusImportTests {
         // dive of its .ssrf (1); and 12 dives in DiveJSON fixtures repeat fixtures read before.
         // No Subsurface dive is lost to another file's (their uuids say only where each lies in
         // its file). The Suunto DM4 export (other/suunto-dm4__suunto_dm4.xml) is one dive of its own,
-        // new: 329 → 330, 453 → 454 read, 335 → 336 inserted. 11 in the five flagged files, 6 of them new (the second APD and test41
-        // files repeat the first's dives).
-        #expect(main.alreadyImported == 29 && main.duplicates == 84)
-        #expect(main.inserted == 330)
-        #expect(read == 454)
-        #expect(inserted == 336)
+        // new: 329 → 330, 453 → 454 read, 335 → 336 inserted. The six FIT files hold 12 dives (the
+        // G1's apnea session 7), 11 new: the Mk3i's is the dive of the Perdix 2 UDDF beside it
+        // (005_*), a duplicate by time and depth: 330 → 341, 454 → 466, 84 → 85. 11 in the five
+        // flagged files, 6 of them new (the second APD and test41 files repeat the first's dives).
+        #expect(main.alreadyImported == 29 && main.duplicates == 85)
+        #expect(main.inserted == 341)
+        #expect(read == 466)
+        #expect(inserted == 347)
         #expect(try log.count("dive") == inserted)
         #expect(try log.store.check().isEmpty)
         // Everything again: nothing added, nothing changed.

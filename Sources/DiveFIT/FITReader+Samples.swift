@@ -1,0 +1,226 @@
+import DiveCore
+
+/// One channel of samples as read: FIT seconds and the raw integer the profile stores.
+struct RawChannel {
+    var times: [UInt32] = []
+    var values: [Int32] = []
+    mutating func add(_ t: UInt32, _ v: Int32) { times.append(t); values.append(v) }
+}
+
+/// The sample channels a `record` carries that this reader maps.
+enum Channel: Int, CaseIterable {
+    /// mm, mm, °C, s, s, %, hundredths of a bar, beats/min, s.
+    case depth, ceiling, temperature, ndl, tts, cns, ppo2, heartRate, stopTime
+    /// The `record` field each is read from.
+    var field: UInt8 {
+        switch self {
+        case .depth: 92
+        case .ceiling: 93
+        case .temperature: 13
+        case .ndl: 96
+        case .tts: 95
+        case .cns: 97
+        case .ppo2: 129
+        case .heartRate: 3
+        case .stopTime: 94
+        }
+    }
+}
+
+/// An event as read.
+enum RawEvent {
+    case gasSwitch(UInt64?)
+    case bookmark
+    case alert(String)
+}
+
+/// One dive's samples as the second pass meets them.
+final class DiveDraft {
+    var channels = [RawChannel](repeating: RawChannel(), count: Channel.allCases.count)
+    var fixes: [(time: UInt32, lat: Int32, lon: Int32, error: Int32?)] = []
+    var events: [(time: UInt32, event: RawEvent, at: (index: Int, offset: Int))] = []
+    /// Tank pressure by sensor, in order of first appearance (hundredths of a bar).
+    var tankSensors: [UInt64] = []
+    var tanks: [UInt64: RawChannel] = [:]
+    var firstTime: UInt32?
+    var records = 0
+    var untimed = 0
+    var overLimit = 0
+}
+
+/// Record field numbers read as something other than a channel.
+private let recordPositionFields: Set<UInt8> = [0, 1, 31, 253]
+
+extension FITReader {
+    func readRecord(_ frame: FITFrame) {
+        guard let w = window(for: frame.timestamp, file: frame.fileIndex, frame: frame) else { return }
+        let d = draft(w)
+        tallyDeveloperFields(frame)
+        guard let t = frame.timestamp else {
+            d.untimed += 1
+            tally.note(.dropped, "sample-without-time", "a record with no time has no place on the profile; not carried", frame: frame)
+            return
+        }
+        guard d.records < InputLimits.samplesPerDive else {
+            d.overLimit += 1
+            tally.note(.dropped, "too-many-samples", "records past \(InputLimits.samplesPerDive) in one dive are not read", frame: frame)
+            return
+        }
+        d.records += 1
+        if d.firstTime == nil { d.firstTime = t }
+        for c in Channel.allCases {
+            guard let v = decoder.value(c.field) else { continue }
+            let raw: Int64
+            switch v {
+            case .uint(let u): raw = u > UInt64(Int32.max) ? Int64(Int32.max) : Int64(u)
+            case .sint(let s): raw = s
+            case .float(let f): raw = f.isFinite && abs(f) < 1e9 ? Int64(f.rounded()) : Int64(Int32.max)
+            case .string: continue
+            }
+            guard raw >= Int64(Int32.min), raw <= Int64(Int32.max) else { continue }
+            d.channels[c.rawValue].add(t, Int32(raw))
+        }
+        if let lat = decoder.value(0)?.intValue, let lon = decoder.value(1)?.intValue,
+           let la = Int32(exactly: lat), let lo = Int32(exactly: lon) {
+            let error = decoder.value(31)?.intValue.flatMap { Int32(exactly: $0) }
+            d.fixes.append((t, la, lo, error))
+        }
+        decoder.forEachValidField { n in
+            if recordPositionFields.contains(n) { return }
+            if Channel.allCases.contains(where: { $0.field == n }) { return }
+            tally.field(Mesg.record, n, frame: frame)
+        }
+    }
+
+    func readEvent(_ frame: FITFrame) {
+        let kind = decoder.value(0)?.uintValue
+        let event: RawEvent?
+        switch kind {
+        case 0: // timer: where the dive begins and ends, which the session and the axis say already.
+            event = nil
+        case 57: event = .gasSwitch(decoder.value(3)?.uintValue.map { $0 & 0x0FFF })
+        case 32: event = .bookmark
+        case 56:
+            if let data = decoder.value(3)?.uintValue {
+                event = .alert(FITProfile.diveAlerts[UInt32(truncatingIfNeeded: data)] ?? String(data))
+            } else {
+                tally.note(.dropped, "alert-without-data", "a dive_alert event names no alert, and an event with no type needs a label; not carried", frame: frame)
+                event = nil
+            }
+        default:
+            let name = kind.flatMap { FITProfile.events[UInt32(truncatingIfNeeded: $0)] } ?? kind.map { "number \($0)" } ?? "with no kind"
+            tally.note(.dropped, "event-not-carried", "an event \(name) is not a dive event this reader maps; not carried", frame: frame)
+            event = nil
+        }
+        tallyDeveloperFields(frame)
+        decoder.forEachValidField { n in
+            if [0, 1, 2, 3, 4, 253].contains(n) { return }
+            tally.field(Mesg.event, n, frame: frame)
+        }
+        guard let event else { return }
+        guard let w = window(for: frame.timestamp, file: frame.fileIndex, frame: frame) else { return }
+        guard let t = frame.timestamp else {
+            tally.note(.dropped, "event-without-time", "an event with no time has no place on the profile; not carried", frame: frame)
+            return
+        }
+        draft(w).events.append((t, event, (frame.index, frame.offset)))
+    }
+
+    func readTankUpdate(_ frame: FITFrame) {
+        tallyDeveloperFields(frame)
+        decoder.forEachValidField { n in
+            if [0, 1, 253].contains(n) { return }
+            tally.field(Mesg.tankUpdate, n, frame: frame)
+        }
+        guard let w = window(for: frame.timestamp, file: frame.fileIndex, frame: frame) else { return }
+        guard let t = frame.timestamp, let p = decoder.value(1)?.uintValue, p <= UInt64(Int32.max) else {
+            tally.note(.dropped, "tank-update-incomplete", "a tank_update with no time or no pressure; not carried", frame: frame)
+            return
+        }
+        let sensor = decoder.value(0)?.uintValue ?? UInt64.max
+        let d = draft(w)
+        if d.tanks[sensor] == nil { d.tankSensors.append(sensor) }
+        d.tanks[sensor, default: RawChannel()].add(t, Int32(p))
+    }
+
+    func tallyDeveloperFields(_ frame: FITFrame) {
+        for f in decoder.currentDeveloperFields {
+            let name = plan.files[safe: frame.fileIndex]?.developerNames[UInt16(f.developerIndex) << 8 | UInt16(f.number)]
+            tally.developerField(frame.globalNumber, name: name ?? "number \(f.number)", frame: frame)
+        }
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
+/// What the reader met and did not carry, counted and reported once per kind at the end.
+struct FITTally {
+    struct Entry {
+        var kind: FindingKind
+        var code: String
+        var message: String
+        var count = 0
+        var first: (index: Int, offset: Int)
+    }
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+
+    private mutating func add(_ key: String, _ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, frame: FITFrame) {
+        if entries[key] != nil {
+            entries[key]!.count += 1
+        } else {
+            entries[key] = Entry(kind: kind, code: code, message: message(), count: 1, first: (frame.index, frame.offset))
+            order.append(key)
+        }
+    }
+
+    /// A message of a type the reader does not read.
+    mutating func message(_ frame: FITFrame) {
+        let g = frame.globalNumber
+        add("m\(g)", .dropped, "not-carried",
+            FITProfile.messageNames[g].map { "\($0) messages (\(g))" } ?? "messages of type \(g), which the FIT profile does not define,",
+            frame: frame)
+    }
+
+    /// A field of a message the reader reads, which it does not carry.
+    mutating func field(_ message: UInt16, _ number: UInt8, frame: FITFrame) {
+        add("f\(message).\(number)", .dropped, "not-carried", Self.fieldName(message, number), frame: frame)
+    }
+
+    static func fieldName(_ message: UInt16, _ number: UInt8) -> String {
+        let m = FITProfile.messageNames[message] ?? "message \(message)"
+        if let f = FITProfile.fieldNames[message]?[number] { return "\(m) field \(f) (\(number))" }
+        return "\(m) field \(number), which the FIT profile does not define,"
+    }
+
+    mutating func developerField(_ message: UInt16, name: String, frame: FITFrame) {
+        let m = FITProfile.messageNames[message] ?? "message \(message)"
+        add("d\(message).\(name)", .dropped, "developer-field", "\(m) developer field \"\(name)\" (a vendor's own extension; the reader maps the profile)", frame: frame)
+    }
+
+    mutating func late(_ frame: FITFrame) {
+        add("late", .dropped, "sample-out-of-order", "samples timed before the dive they follow in the file, already written out,", frame: frame)
+    }
+
+    /// Any other repeated finding, keyed by its code and message.
+    mutating func note(_ kind: FindingKind, _ code: String, _ message: String, frame: FITFrame) {
+        add("n\(code)|\(message)", kind, code, message, frame: frame)
+    }
+
+    func report(into findings: inout [Finding], file: String) {
+        for key in order {
+            guard let e = entries[key] else { continue }
+            let location = SourceLocation(file: file, path: "message \(e.first.index) (byte \(e.first.offset))")
+            let message: String
+            switch e.code {
+            case "not-carried", "developer-field", "sample-out-of-order":
+                message = "\(e.count) × \(e.message) not carried (the first here)"
+            default:
+                message = e.count == 1 ? e.message : "\(e.message) (\(e.count) times; the first here)"
+            }
+            findings.append(Finding(e.kind, "fit.\(e.code)", message, at: location))
+        }
+    }
+}
