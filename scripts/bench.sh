@@ -123,6 +123,13 @@ measure() {
     measure "umilog export --to json (the database)" "$bytes" "$UMILOG" export --db "$DATA/logbook.sqlite" --to json -o "$DATA/export.divejson" -q
     bytes=$(stat -c %s "$DATA/export.divejson")
     measure "umilog import FILE.divejson (the export, into a fresh database)" "$bytes" sh -c 'rm -f "$2"*; "$1" import "$3" --db "$2" -q' sh "$UMILOG" "$DATA/restored.sqlite" "$DATA/export.divejson"
+    # Garmin FIT (issue 17): 700 one-hour dives at 1 s, one file of 50 MB.
+    if [ ! -s "$DATA/logbook-50MB.fit" ]; then
+        python3 scripts/make-fit.py --dives 700 --duration 60 --interval 1 --out "$DATA/logbook-50MB.fit"
+    fi
+    bytes=$(stat -c %s "$DATA/logbook-50MB.fit")
+    measure "umilog convert FILE.fit --to csv" "$bytes" "$UMILOG" convert "$DATA/logbook-50MB.fit" --to csv -o "$DATA/out-fit.csv"
+    measure "umilog convert FILE.fit --to json" "$bytes" "$UMILOG" convert "$DATA/logbook-50MB.fit" --to json -o "$DATA/out-fit.divejson"
     # Subsurface XML: the same dives as UDDF and as a ~100 MB Subsurface logbook (written by
     # umilog's own writer from the UDDF), each read to CSV; the ratio is in Benchmarks.md.
     if [ ! -s "$DATA/logbook-ssrf-dives.uddf" ]; then
