@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -24,11 +25,12 @@ let package = Package(
         .target(name: "DiveXML", dependencies: ["DiveCore", "CLibXML2"]),
         .target(name: "DiveUDDF", dependencies: ["DiveCore", "DiveXML", "CLibXML2"]),
         .target(name: "DiveSSRF", dependencies: ["DiveCore", "DiveXML"]),
-        .target(name: "DiveSuunto", dependencies: ["DiveCore", "DiveXML"]),
+        .target(name: "DiveArchive", dependencies: ["DiveCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "DiveSuunto", dependencies: ["DiveCore", "DiveXML", "DiveArchive"]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveFIT", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveFIT", "DiveArchive", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
@@ -48,7 +50,9 @@ let package = Package(
         .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveXMLTests", dependencies: ["DiveXML", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveSSRFTests", dependencies: ["DiveSSRF", "DiveCore", "DiveXML", "DiveUDDF", "TestSupport"]),
-        .testTarget(name: "DiveSuuntoTests", dependencies: ["DiveSuunto", "DiveCore", "DiveXML", "TestSupport"]),
+        .testTarget(name: "DiveArchiveTests", dependencies: ["DiveArchive", "DiveCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "DiveSuuntoTests", dependencies: ["DiveSuunto", "DiveCore", "DiveXML", "DiveArchive", "TestSupport",
+                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
