@@ -113,16 +113,21 @@ package func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: Stati
     return p[i] == 0
 }
 
-/// One libxml2 push parser, fed from a file descriptor in chunks so that memory stays flat
-/// whatever the file's size (libxml2 refuses a single in-memory input over 10 MB, and a
-/// DOM would grow with the file). Owns its parser context and frees it in `deinit`.
+/// One libxml2 push parser, fed in chunks so that memory stays flat whatever the input's size
+/// (libxml2 refuses a single in-memory input over 10 MB, and a DOM would grow with the file):
+/// from a file descriptor (``step()``), or by its owner chunk by chunk (``feed(_:)`` and
+/// ``finish()``, for bytes that come from elsewhere, such as a zip entry being inflated).
+/// Owns its parser context and frees it in `deinit`.
 ///
 /// A `<!DOCTYPE>` stops the parse before any entity can be declared or expanded; network
 /// access is disabled.
 package final class XMLPushParser {
     private var context: xmlParserCtxtPtr?
-    private let input: InputFile
-    private var displayName: String { input.displayName }
+    /// The file read by ``step()``; `nil` for a parser its owner feeds.
+    private let input: InputFile?
+    private let displayName: String
+    /// The encoding the input is read in when it declares none (``init(displayName:handler:lenient:encoding:)``).
+    private let encoding: String?
     private var buffer: [UInt8]
     private var finished = false
     /// The owner of this parser; it outlives it. Held unmanaged and called through a
@@ -171,8 +176,26 @@ package final class XMLPushParser {
     package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false) throws {
         self.handler = Unmanaged.passUnretained(handler)
         self.lenient = lenient
+        self.displayName = displayName
+        encoding = nil
         input = try InputFile(path: path, displayName: displayName)
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    /// A parser its owner feeds with ``feed(_:)`` and ends with ``finish()``.
+    /// - Parameters:
+    ///   - displayName: the name diagnostics use.
+    ///   - encoding: the encoding to read the bytes in (a name libxml2 knows, such as
+    ///     `ISO-8859-15`), for an input that declares none and is known not to be UTF-8. Only
+    ///     for such an input: the caller decides it by a rule of its format (see
+    ///     ``XMLEncoding``); an input that declares its encoding is read in that one.
+    package init(displayName: String, handler: XMLEventHandler, lenient: Bool = false, encoding: String? = nil) {
+        self.handler = Unmanaged.passUnretained(handler)
+        self.lenient = lenient
+        self.displayName = displayName
+        self.encoding = encoding
+        input = nil
+        buffer = []
     }
 
     deinit {
@@ -218,26 +241,41 @@ package final class XMLPushParser {
         if self.error == nil { self.error = error }
     }
 
-    /// Feeds the next chunk. Returns `false` once the whole input has been parsed.
+    /// Reads and parses the next chunk of the file. Returns `false` once the whole input has
+    /// been parsed.
     package func step() throws -> Bool {
         guard !finished else { return false }
+        guard let input else { preconditionFailure("step() reads a file; a parser made without one is fed") }
         let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
         bytesRead += n
+        try buffer.withUnsafeBytes { try parse(UnsafeRawBufferPointer(rebasing: $0[0..<n]), terminate: n == 0) }
+        return !finished
+    }
+
+    /// Parses the next chunk of an input its owner feeds (any length; it is not kept).
+    package func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        guard !finished, chunk.count > 0 else { return }
+        bytesRead += chunk.count
+        try parse(chunk, terminate: false)
+    }
+
+    /// Ends an input its owner feeds: what is still open is an error now (`xml.truncated`).
+    package func finish() throws {
+        guard !finished else { return }
+        try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    }
+
+    private func parse(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
         if context == nil { try createContext() }
-        let terminate: Int32 = n == 0 ? 1 : 0
-        terminating = n == 0
-        let status = buffer.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: n) {
-                xmlParseChunk(context, $0, Int32(n), terminate)
-            }
-        }
+        terminating = terminate
+        // libxml2 takes at most Int32.max bytes a call; the chunks here are far smaller.
+        let status = xmlParseChunk(context, chunk.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count), terminate ? 1 : 0)
         if let error { finished = true; throw error }
         if status != 0 && !lenient {
             finished = true
             throw DiveError("xml.malformed", "the file is not well-formed XML", at: location())
         }
-        if n == 0 { finished = true }
-        return !finished
+        if terminate { finished = true }
     }
 
     private func createContext() throws {
@@ -304,6 +342,11 @@ package final class XMLPushParser {
         }
         guard let context else {
             throw DiveError("xml.init", "cannot start the XML parser", at: SourceLocation(file: displayName))
+        }
+        if let encoding {
+            guard let handler = xmlFindCharEncodingHandler(encoding), xmlSwitchToEncoding(context, handler) == 0 else {
+                throw DiveError("xml.encoding-unsupported", "the XML parser cannot read the encoding \(encoding)", at: SourceLocation(file: displayName))
+            }
         }
         // NOENT: without it libxml2's SAX2 hands an attribute's `&amp;` over as `&#38;`. Safe
         // here: a DOCTYPE is refused before any entity can be declared, so only XML's five
