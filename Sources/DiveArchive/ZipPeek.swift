@@ -57,7 +57,9 @@ public struct ZipPeek: Sendable, Hashable {
             out.append(contentsOf: data.prefix(limit - out.count))
             if out.count >= limit { throw Enough() }
         }
-        _ = try? Data.decompress(size: Int64(compressed.count), bufferSize: 4096, skipCRC32: true, provider: provider, consumer: consumer)
+        // Small chunks: ZIPFoundation drops the output of a chunk whose inflating fails, and a
+        // head cut inside the stream fails in its last chunk; the chunks before it are kept.
+        _ = try? Data.decompress(size: Int64(compressed.count), bufferSize: 256, skipCRC32: true, provider: provider, consumer: consumer)
         return out
     }
 }
