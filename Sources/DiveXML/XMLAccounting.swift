@@ -89,6 +89,7 @@ package struct DropTally {
 /// joined by `/`, attributes as `@name`) that were carried or covered by a finding of their own.
 public struct XMLAccounting: Sendable {
     public package(set) var accounted: Set<String> = []
+    package init() {}
 }
 
 /// Accounts for every element and attribute a streaming XML reader meets, by mechanism: the
