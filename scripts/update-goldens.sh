@@ -13,6 +13,7 @@ SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to json -o Samples/expec
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.uddf --to uddf -o Samples/expected/logbook.written.uddf -q
 $bin convert Samples/logbook.uddf --to ssrf -o Samples/expected/logbook.written.ssrf -q
 SOURCE_DATE_EPOCH=0 $bin convert Samples/logbook.ssrf --to json -o Samples/expected/logbook.ssrf.divejson -q
+SOURCE_DATE_EPOCH=0 $bin convert Samples/suunto-dm3.SDE --to json -o Samples/expected/suunto-dm3.divejson -q
 $bin inspect Samples/logbook.uddf > Samples/expected/logbook.inspect.txt
 # The logbook schema dump (a test keeps it current).
 $bin db schema > schemas/logbook.sql

@@ -1,3 +1,4 @@
+import DiveArchive
 import DiveCSV
 import DiveJSON
 import DiveUDDF
@@ -219,8 +220,20 @@ func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat 
         if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw DiveError("format.empty", head.isEmpty ? "the file is empty" : "the file holds only white space", at: SourceLocation(file: name))
         }
+        if let zip = ZipPeek.firstEntry(head, limit: 2048) {
+            throw DiveError("format.unknown-zip", "the file is a zip archive \(zipContent(zip)), which is not a dive-log export umilog reads (it reads \(readableNames))",
+                            at: SourceLocation(file: name))
+        }
         throw DiveError("format.unknown", "the file is not a dive log umilog recognises (\(readableNames))", at: SourceLocation(file: name, line: 1))
     }
+}
+
+/// What a zip archive's first entry is, for the message that refuses it.
+private func zipContent(_ zip: ZipPeek) -> String {
+    var what = "whose first entry is \(zip.name)"
+    let text = Sniffer.sniffInput(zip.prefix, isWholeInput: false)
+    if let root = text.xmlRoot { what += ", XML with root element <\(root)>" }
+    return what
 }
 
 /// The formats umilog reads, by name, for messages ("UDDF, DiveJSON, CSV or Subsurface XML").

@@ -121,6 +121,8 @@ public enum FormatRegistry {
                     writer: { sink, _ in SSRFWriter(body: sink, generator: umilogGenerator) }),
         FormatEntry("suunto-xml", "Suunto DM4/DM5 XML", sniff: { $0.root == "dive" && $0.contains("Suunto.Diving.Dal") ? .likely : .none },
                     open: { path, name, _ in try SuuntoXMLReader(path: path, displayName: name) }),
+        FormatEntry("suunto-dm3", "Suunto DM3 .SDE", sniff: { SuuntoDM3.sniff($0.bytes) ? .certain : .none },
+                    open: { path, name, _ in try SuuntoDM3Reader(path: path, displayName: name) }),
         // Recognised, not read yet.
         FormatEntry("fit", "Garmin FIT", ext: "fit", sniff: { FIT.sniff($0.bytes) ? .certain : .none },
                     open: { path, name, _ in try FITReader(path: path, displayName: name) }),
