@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),
-        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport"]),
+        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ],
     swiftLanguageModes: [.v6]
 )
