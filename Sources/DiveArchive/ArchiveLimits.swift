@@ -20,6 +20,7 @@ public struct ArchiveLimits: Sendable, Hashable {
     /// costs nothing whatever its ratio (an empty note compresses 100:1).
     public var ratioExemptBytes: Int64
 
+    /// Limits of one's own (a test lowers them; a reader uses ``standard``).
     public init(maxEntries: Int, maxEntryBytes: Int64, maxTotalBytes: Int64, maxRatio: Int64, ratioExemptBytes: Int64) {
         self.maxEntries = maxEntries
         self.maxEntryBytes = maxEntryBytes

@@ -78,6 +78,7 @@ public final class SuuntoDM3Reader: DiveSource {
         return ready[readyHead]
     }
 
+    /// Findings reported since the last call: the archive's, then each entry's as it is read.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll(keepingCapacity: true) }
         return findings
