@@ -123,10 +123,11 @@ public enum FormatRegistry {
                     open: { path, name, _ in try SuuntoXMLReader(path: path, displayName: name) }),
         FormatEntry("suunto-dm3", "Suunto DM3 .SDE", sniff: { SuuntoDM3.sniff($0.bytes) ? .certain : .none },
                     open: { path, name, _ in try SuuntoDM3Reader(path: path, displayName: name) }),
-        // Recognised, not read yet.
         FormatEntry("fit", "Garmin FIT", ext: "fit", sniff: { FIT.sniff($0.bytes) ? .certain : .none },
                     open: { path, name, _ in try FITReader(path: path, displayName: name) }),
-        FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none }),
+        FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none },
+                    open: { path, name, _ in try SuuntoJSONReader(path: path, displayName: name) }),
+        // Recognised, not read yet.
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: { $0.root == "dive" && $0.contains("<diveLog") ? .likely : .none }),
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
