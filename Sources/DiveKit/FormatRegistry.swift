@@ -14,9 +14,12 @@ import DiveUDDF
 public struct FileFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Comparable {
     public let rawValue: String
 
-    /// The format of this name, when the registry has one that umilog reads or writes.
+    /// The format of this name, when the registry has one that umilog reads or writes. DiveJSON's
+    /// spelling of a format id (`suunto_json`, the name of its pair directory) names it too.
     public init?(rawValue: String) {
-        guard let entry = FormatRegistry.entry(named: rawValue.lowercased()), entry.isReadOrWritten else { return nil }
+        let name = rawValue.lowercased()
+        guard let entry = FormatRegistry.entry(named: name) ?? FormatRegistry.entry(named: String(name.map { $0 == "_" ? "-" : $0 })),
+              entry.isReadOrWritten else { return nil }
         self.rawValue = entry.format.rawValue
     }
 
