@@ -32,10 +32,14 @@ open class XMLDiveReader: DiveSource {
     /// - Parameters:
     ///   - displayName: the name diagnostics use (the reader's state was made with it).
     ///   - lenient: read past what is not well-formed (see ``XMLPushParser/lenient``).
-    package init(path: String, displayName: String, state: any XMLDiveState, lenient: Bool = false) throws {
+    ///   - checksDeclaredEncoding: believe the declaration's encoding only where the bytes can be
+    ///     in it (see ``XMLPushParser/checksDeclaredEncoding``).
+    package init(path: String, displayName: String, state: any XMLDiveState, lenient: Bool = false,
+                 checksDeclaredEncoding: Bool = false) throws {
         self.displayName = displayName
         self.state = state
-        parser = try XMLPushParser(path: path, displayName: displayName, handler: state, lenient: lenient)
+        parser = try XMLPushParser(path: path, displayName: displayName, handler: state, lenient: lenient,
+                                   checksDeclaredEncoding: checksDeclaredEncoding)
         state.parser = parser
         state.accountant.parser = parser
     }

@@ -172,11 +172,22 @@ package final class XMLPushParser {
         return recovered
     }
 
+    /// Whether the encoding an XML declaration names is checked against the bytes before it is
+    /// believed: a writer that declares `encoding="utf-16"` over single-byte text (Shearwater's
+    /// XML export does) makes libxml2 refuse a file that is plain UTF-8.
+    package let checksDeclaredEncoding: Bool
+    /// The encoding the declaration named and the bytes contradicted, when ``checksDeclaredEncoding``
+    /// set it aside and the text was read as UTF-8 (for the reader to report).
+    package private(set) var ignoredEncoding: String?
+
     /// Opens `path` (or standard input for `-`) for parsing.
-    package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false) throws {
+    /// - Parameter checksDeclaredEncoding: see ``checksDeclaredEncoding``.
+    package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false,
+                 checksDeclaredEncoding: Bool = false) throws {
         self.handler = Unmanaged.passUnretained(handler)
         self.lenient = lenient
         self.displayName = displayName
+        self.checksDeclaredEncoding = checksDeclaredEncoding
         encoding = nil
         input = try InputFile(path: path, displayName: displayName)
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -266,7 +277,12 @@ package final class XMLPushParser {
     }
 
     private func parse(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
-        if context == nil { try createContext() }
+        if context == nil {
+            if checksDeclaredEncoding {
+                ignoredEncoding = Self.contradictedEncoding(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count))
+            }
+            try createContext()
+        }
         terminating = terminate
         // libxml2 takes at most Int32.max bytes a call; the chunks here are far smaller.
         let status = xmlParseChunk(context, chunk.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count), terminate ? 1 : 0)
@@ -353,6 +369,41 @@ package final class XMLPushParser {
         // predefined entities and character references are ever replaced.
         var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOENT.rawValue
         if lenient { options |= XML_PARSE_RECOVER.rawValue }
+        // The declaration's encoding is set aside: libxml2 then reads the bytes as what they
+        // start with, UTF-8 for text that opens `<?xml` in ASCII.
+        if ignoredEncoding != nil { options |= XML_PARSE_IGNORE_ENC.rawValue }
         xmlCtxtUseOptions(context, Int32(options))
+    }
+
+    /// The encoding the XML declaration at the start of `head` names, when the bytes cannot be in
+    /// it: a multi-byte encoding (UTF-16, UTF-32, UCS-2, UCS-4) declared in a declaration that is
+    /// itself written one byte per character (`<?xml` in ASCII, so no byte-order mark), over bytes
+    /// with no NUL (every ASCII character of a UTF-16 or UTF-32 text has one). `nil` when the
+    /// declaration names no such encoding, or the bytes could be in it.
+    package static func contradictedEncoding(_ head: UnsafeBufferPointer<UInt8>) -> String? {
+        guard head.starts(with: "<?xml".utf8), !head.contains(0) else { return nil }
+        // The declaration ends at the first `?>`.
+        var end = 5
+        while end + 1 < head.count, !(head[end] == UInt8(ascii: "?") && head[end + 1] == UInt8(ascii: ">")) { end += 1 }
+        guard end + 1 < head.count else { return nil }
+        let declaration = Array(head[0..<end])
+        let key = Array("encoding".utf8)
+        guard var i = declaration.indices.first(where: { declaration[$0...].starts(with: key) }) else { return nil }
+        i += key.count
+        func skipSpace() { while i < declaration.count, [0x20, 0x09, 0x0A, 0x0D].contains(declaration[i]) { i += 1 } }
+        skipSpace()
+        guard i < declaration.count, declaration[i] == UInt8(ascii: "=") else { return nil }
+        i += 1
+        skipSpace()
+        guard i < declaration.count, declaration[i] == UInt8(ascii: "\"") || declaration[i] == UInt8(ascii: "'") else { return nil }
+        let quote = declaration[i]
+        i += 1
+        let start = i
+        while i < declaration.count, declaration[i] != quote { i += 1 }
+        guard i < declaration.count else { return nil }
+        let name = String(decoding: declaration[start..<i], as: UTF8.self)
+        let folded = name.lowercased().filter { $0 != "-" && $0 != "_" }
+        let multiByte = ["utf16", "utf32", "ucs2", "ucs4", "unicode"].contains { folded.hasPrefix($0) }
+        return multiByte ? name : nil
     }
 }

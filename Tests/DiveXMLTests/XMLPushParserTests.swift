@@ -46,6 +46,35 @@ func parse(_ xml: String, lenient: Bool = false) throws -> (Recorder, XMLPushPar
         #expect(h.values == ["YO257 & San Pedro é<>\"'", "x&y"])
     }
 
+    /// Shearwater's export declares `encoding="utf-16"` over single-byte text: trusted, libxml2
+    /// refuses the file; checked against the bytes, the declaration is set aside and said so.
+    @Test func aDeclaredEncodingTheBytesContradictIsSetAsideWhenChecked() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"utf-16\"?>\n<a>café</a>\n"
+        let (_, trusting, trusted) = try parse(xml)
+        #expect(trusted is DiveError)
+        #expect(trusting.ignoredEncoding == nil)
+        let dir = try Paths.temporaryDirectory()
+        try xml.write(toFile: dir + "/lying.xml", atomically: true, encoding: .utf8)
+        let recorder = Recorder()
+        let parser = try XMLPushParser(path: dir + "/lying.xml", displayName: "lying.xml", handler: recorder, checksDeclaredEncoding: true)
+        while try parser.step() {}
+        #expect(recorder.opened == ["a"] && recorder.text.contains("café"))
+        #expect(parser.ignoredEncoding == "utf-16")
+    }
+
+    @Test(arguments: [
+        ("<?xml version=\"1.0\" encoding=\"utf-16\"?><a/>", "utf-16"),
+        ("<?xml version='1.0' encoding = 'UTF-32'?><a/>", "UTF-32"),
+        ("<?xml version=\"1.0\" encoding=\"utf-8\"?><a/>", nil),
+        ("<?xml version=\"1.0\"?><a/>", nil),
+        ("<a encoding=\"utf-16\"/>", nil),
+        ("<?xml version=\"1.0\" encoding=\"utf-16\"?><a>\0</a>", nil),
+    ] as [(String, String?)])
+    func theDeclarationIsCheckedAgainstTheBytes(text: String, contradicted: String?) {
+        let found = Array(text.utf8).withUnsafeBufferPointer { XMLPushParser.contradictedEncoding($0) }
+        #expect(found == contradicted)
+    }
+
     @Test func aMismatchedEndTagIsAnErrorAtItsLineAndColumn() throws {
         let (_, _, error) = try parse("<a>\n  <b>x</c>\n</a>\n")
         let e = try #require(error as? DiveError)
