@@ -21,16 +21,22 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "DiveXML", dependencies: ["DiveCore", "CLibXML2"]),
         .target(name: "DiveUDDF", dependencies: ["DiveCore", "DiveXML", "CLibXML2"]),
         .target(name: "DiveSSRF", dependencies: ["DiveCore", "DiveXML"]),
         .target(name: "DiveArchive", dependencies: ["DiveCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DiveSuunto", dependencies: ["DiveCore", "DiveXML", "DiveArchive", "DiveJSON"]),
+        .target(name: "DiveShearwater", dependencies: ["DiveCore", "DiveXML", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveFIT", "DiveArchive", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveFIT", "DiveArchive", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
@@ -53,6 +59,7 @@ let package = Package(
         .testTarget(name: "DiveArchiveTests", dependencies: ["DiveArchive", "DiveCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveSuuntoTests", dependencies: ["DiveSuunto", "DiveCore", "DiveXML", "DiveArchive", "DiveJSON", "TestSupport",
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "DiveShearwaterTests", dependencies: ["DiveShearwater", "DiveCore", "DiveXML", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),

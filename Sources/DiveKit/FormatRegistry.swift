@@ -2,6 +2,7 @@ import DiveCSV
 import DiveFIT
 import DiveJSON
 import DiveSSRF
+import DiveShearwater
 import DiveSuunto
 import DiveUDDF
 
@@ -130,8 +131,9 @@ public enum FormatRegistry {
                     open: { path, name, _ in try FITReader(path: path, displayName: name) }),
         FormatEntry("suunto-json", "Suunto app DeviceLog JSON", sniff: { $0.isJSON && Sniffer.opensWithKey("DeviceLog", $0.text) ? .certain : .none },
                     open: { path, name, _ in try SuuntoJSONReader(path: path, displayName: name) }),
+        FormatEntry("shearwater-xml", "Shearwater XML", sniff: ShearwaterXML.sniff, open: { path, name, _ in try ShearwaterXMLReader(path: path, displayName: name) }),
+        FormatEntry("shearwater-db", "Shearwater Cloud database", sniff: ShearwaterDB.sniff, open: { path, name, _ in try ShearwaterDBReader(path: path, displayName: name) }),
         // Recognised, not read yet.
-        FormatEntry("shearwater-xml", "Shearwater XML", sniff: { $0.root == "dive" && $0.contains("<diveLog") ? .likely : .none }),
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
@@ -140,7 +142,7 @@ public enum FormatRegistry {
         FormatEntry("udcf", "UDCF", sniff: { $0.root == "profile" && ($0.xmlRootTag?.lowercased().contains("udcf") ?? false) ? .certain : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
         FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { $0.text.starts(with: Array("FSH|".utf8)) ? .certain : .none }),
-        FormatEntry("sqlite", "SQLite (the native database of Diving Log, Shearwater Cloud, Seac Sync and others)",
+        FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
     ]
 

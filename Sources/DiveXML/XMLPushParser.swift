@@ -205,6 +205,7 @@ package final class XMLPushParser {
         self.lenient = lenient
         self.displayName = displayName
         self.encoding = encoding
+        checksDeclaredEncoding = false
         input = nil
         buffer = []
     }

@@ -1,0 +1,289 @@
+import DiveCore
+import Foundation
+import GRDB
+
+/// The computer's log of a dive: `log_data`'s compressed PNF log, or the `dive_logs` and
+/// `dive_log_records` rows.
+extension ShearwaterDBReader {
+    /// The most bytes a decompressed log may take: 64 MiB, far past a day's samples (32 bytes each).
+    static let logBytesLimit = 64 << 20
+
+    /// Reads the dive's `log_data` row. Returns whether a log was decoded, and its units.
+    func readLogData(diveID: String, into dive: inout Dive, recording rec: inout Recording) throws -> (Bool, ShearwaterUnits?) {
+        let rows = try read(table: "log_data") { db in
+            try Row.fetchAll(db, sql: "SELECT rowid, * FROM log_data WHERE log_id = ? ORDER BY rowid", arguments: [diveID])
+        }
+        guard let row = rows.first else {
+            report(.absent, "log-absent", "no log_data row has log_id \(diveID): the dive has no computer log", path: "dive_details.DiveId", row: lastRowid)
+            return (false, nil)
+        }
+        let rowid: Int64 = row["rowid"] ?? 0
+        for extra in rows.dropFirst() {
+            let r: Int64 = extra["rowid"] ?? 0
+            report(.dropped, "log-repeated", "a second log_data row for dive \(diveID); the first is read and this one is not carried", path: "log_data", row: r)
+            columns.account(extra, table: "log_data", rowid: r, consumed: ["log_id"])
+        }
+        var consumed: Set<String> = ["log_id"]
+        let cells = shearwaterValues(row, rowid: rowid)
+        // The file name Shearwater gives the log opens with the computer's product name:
+        // `Petrel 3[DEAD0810]#1 2026-1-1 12-0-0.swlogzp` (its serial, number and date are the row's own).
+        if let v = cells["file_name"], let bracket = v.text.firstIndex(of: "[") {
+            let model = String(v.text[..<bracket]).trimmingWhitespace()
+            if !model.isEmpty, model.count <= 64 {
+                var device = rec.device ?? Device()
+                device.model = model
+                rec.device = device
+                consumed.insert("file_name")
+            }
+        }
+        defer { columns.account(row, table: "log_data", rowid: rowid, consumed: consumed) }
+        guard let format = cells["format"]?.text, format.lowercased() == "sw-pnf" else {
+            report(.dropped, "log-format-unknown",
+                   "log_data.format is \(cells["format"].map { "\"\($0.text)\"" } ?? "absent"), not sw-pnf, the one log format this reader decodes; the log is not carried",
+                   path: "log_data.format", row: rowid)
+            return (false, nil)
+        }
+        consumed.insert("format")
+        guard let blob: Data = row["data_bytes_1"], !blob.isEmpty else {
+            report(.absent, "log-absent", "log_data.data_bytes_1 is empty: the dive has no computer log", path: "log_data.data_bytes_1", row: rowid)
+            return (false, nil)
+        }
+        consumed.insert("data_bytes_1")
+        let log: PetrelNativeLog
+        do {
+            log = try decodePNF([UInt8](blob), row: rowid)
+        } catch {
+            report(.dropped, "log-unreadable", "log_data.data_bytes_1 cannot be read as a Shearwater log: \(error.message); the dive keeps dive_details's values only",
+                   path: "log_data.data_bytes_1", row: rowid)
+            return (false, nil)
+        }
+        let units: ShearwaterUnits = log.imperial ? .imperial : .metric
+        apply(log, row: rowid, units: units, into: &dive, recording: &rec)
+        return (true, units)
+    }
+
+    /// A `data_bytes_1` cell: four bytes stating the log's length (little-endian), then the log
+    /// gzip-compressed (Submersion's reader; the decompressed bytes are a PNF log).
+    private func decodePNF(_ bytes: [UInt8], row: Int64) throws(PetrelNativeLog.Failure) -> PetrelNativeLog {
+        guard bytes.count > 4 else { throw PetrelNativeLog.Failure(message: "it is \(bytes.count) bytes, too short to hold a log") }
+        let stated = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+        let inflated: [UInt8]
+        do {
+            inflated = try Gzip.inflate(Array(bytes[4...]), limit: Self.logBytesLimit)
+        } catch {
+            switch error {
+            case .notGzip(let why): throw PetrelNativeLog.Failure(message: "past its length it is not gzip data: \(why)")
+            case .corrupt(let why): throw PetrelNativeLog.Failure(message: "its gzip data is damaged (\(why))")
+            case .tooLarge(let limit): throw PetrelNativeLog.Failure(message: "it inflates past \(limit >> 20) MiB, more than any dive's log")
+            }
+        }
+        if stated != inflated.count {
+            report(.resolved, "log-length-differs", "the log's stated length is \(stated) bytes and it inflates to \(inflated.count); what it inflates to is read",
+                   path: "log_data.data_bytes_1", row: row)
+        }
+        return try PetrelNativeLog(inflated, sampleLimit: samplesPerDive)
+    }
+
+    /// The decoded log into the dive: its settings and samples as the shared reading takes them.
+    private func apply(_ log: PetrelNativeLog, row: Int64, units: ShearwaterUnits, into dive: inout Dive, recording rec: inout Recording) {
+        let spelling = ShearwaterPNFSpelling(file: displayName, row: Int(row))
+        var reading = ShearwaterLogReading(spelling: spelling)
+        reading.samplesPerDive = samplesPerDive
+        var draft = ShearwaterLogDraft()
+        func set(_ name: String, _ text: String?) {
+            guard let text else { return }
+            draft.scalars[name.lowercased()] = ShearwaterValue(name: name, text: text, line: Int(row))
+        }
+        set("imperialUnits", log.imperial ? "1" : "0")
+        set("decoModel", log.decoModel.map(String.init))
+        set("gfMin", log.gfLow.map(String.init))
+        set("gfMax", log.gfHigh.map(String.init))
+        set("vpmbConservatism", log.conservatism.map(String.init))
+        set("startSurfacePressure", log.surfacePressure.map(String.init))
+        set("maxDepth", log.maxDepth.map(Self.tenths))
+        set("maxTime", log.diveTime.map(String.init))
+        if let ticks = log.startTicks {
+            // The computer's clock, counted from 1970 as if it were UTC: its wall clock (libdivecomputer).
+            let days = Int(ticks) / 86_400, seconds = Int(ticks) % 86_400
+            let date = Self.civil(days)
+            set("startDate", "\(date.y)-\(Self.pad(date.m))-\(Self.pad(date.d)) \(Self.pad(seconds / 3600)):\(Self.pad(seconds / 60 % 60)):\(Self.pad(seconds % 60))")
+        }
+        let hpccr = log.aiMode == 4
+        for (i, s) in log.samples.enumerated() {
+            var r = ShearwaterRecord(line: Int(row))
+            func field(_ name: String, _ text: String?) {
+                guard let text else { return }
+                r.fields[name.lowercased()] = ShearwaterValue(name: name, text: text, line: Int(row))
+            }
+            field("currentTime", String((i + 1) * log.interval))
+            field("currentDepth", Self.tenths(s.depth))
+            field("waterTemp", String(PetrelNativeLog.temperature(s.rawTemperature)))
+            field("ttsMins", String(s.tts))
+            if s.stopDepth == 0 { field("currentNdl", String(s.ndlOrStopTime)) }
+            field("currentCircuitSetting", s.isOpenCircuit ? "OC/BO" : s.isSemiClosed ? "SC/BO" : "CC/BO")
+            // libdivecomputer reads the ppO2 byte on a rebreather's samples only.
+            if !s.isOpenCircuit { field("averagePPO2", Self.hundredths(s.ppo2)) }
+            field("fractionO2", Self.hundredths(s.o2))
+            field("fractionHe", Self.hundredths(s.he))
+            field("CNSPercent", String(s.cns))
+            if !hpccr {
+                for (t, raw) in s.tanks.enumerated() {
+                    guard let raw else { continue }
+                    field("tank\(t)pressurePSI", Self.tankText(raw))
+                }
+            }
+            draft.records.append(r)
+        }
+        // The transmitters' names: D… holds diluent, O… oxygen (libdivecomputer).
+        for (tank, name) in log.tankNames.enumerated() {
+            if name?.first == "D" { reading.tankRoles[tank] = .diluent } else if name?.first == "O" { reading.tankRoles[tank] = .oxygen }
+        }
+        let freedive = !log.freediveSamples.isEmpty
+        if freedive {
+            appendFreedive(log, to: &draft, row: row, reading: &reading)
+        }
+        reading.readSummary(draft, units: units, into: &dive, recording: &rec)
+        reading.readRecords(draft, units: units, into: &dive, recording: &rec)
+        if freedive { rec.mode = .freedive }
+        if !log.bookmarks.isEmpty, rec.profile != nil {
+            for b in log.bookmarks { rec.profile?.events.append(Event(time: b * log.interval, type: .bookmark)) }
+            rec.profile?.events.sort { $0.time < $1.time }
+        }
+        for (tank, cylinder) in reading.tankCylinders { tankCylinders[tank] = cylinder }
+        findings += reading.findings
+        if hpccr, !log.samples.isEmpty {
+            report(.dropped, "log-hp-ccr-pressures", "the log is a high-pressure CCR's, whose diluent and oxygen pressures this reader does not decode; not carried",
+                   path: ShearwaterPNFSpelling.path, row: row)
+        }
+        if !log.samples.isEmpty {
+            report(.dropped, "log-sample-fields-not-carried",
+                   "the log's samples also hold the next stop's depth and time, the setpoint, the oxygen cells' millivolts, the gas time remaining and the transmitters' battery states, which the model has no member for; not carried",
+                   path: ShearwaterPNFSpelling.path, row: row)
+        }
+        if !log.undecoded.isEmpty {
+            let list = log.undecoded.sorted { $0.key < $1.key }.map { "0x\(String($0.key, radix: 16, uppercase: true)) ×\($0.value)" }.joined(separator: ", ")
+            report(.dropped, "log-records-not-decoded",
+                   "the log holds records of types this reader does not decode (\(list)): settings, events and statistics the model has no member for; not carried",
+                   path: ShearwaterPNFSpelling.path, row: row)
+        }
+        if log.samplesOverLimit > 0 {
+            report(.dropped, "samples-over-limit", "the log holds \(log.samplesOverLimit) samples past the \(samplesPerDive) a dive keeps; they are not carried",
+                   path: ShearwaterPNFSpelling.path, row: row)
+        }
+    }
+
+    /// Freedive samples carry the absolute pressure: the depth is the pressure above the surface's
+    /// over the log's own water density (libdivecomputer's formula), so it is inferred, and said so.
+    private func appendFreedive(_ log: PetrelNativeLog, to draft: inout ShearwaterLogDraft, row: Int64, reading: inout ShearwaterLogReading) {
+        let base = draft.records.count
+        guard let density = log.density, density > 0, let surface = log.surfacePressure, surface > 0 else {
+            reading.report(.dropped, "freedive-depth-unknown",
+                           "the log's \(log.freediveSamples.count) freedive samples record absolute pressures, and the log states no water density or surface pressure to turn them into depths; their depths are not carried",
+                           at: ShearwaterPNFSpelling(file: displayName, row: Int(row)).logLocation)
+            for (i, f) in log.freediveSamples.enumerated() {
+                var r = ShearwaterRecord(line: Int(row))
+                r.fields["currenttime"] = ShearwaterValue(name: "currentTime", text: String((base + i + 1) * log.interval), line: Int(row))
+                r.fields["watertemp"] = ShearwaterValue(name: "waterTemp", text: Self.tenths(f.temperature), line: Int(row))
+                draft.records.append(r)
+            }
+            return
+        }
+        for (i, f) in log.freediveSamples.enumerated() {
+            var r = ShearwaterRecord(line: Int(row))
+            let metres = Double(f.pressure - surface) * 100 / (Double(density) * 9.80665)
+            r.fields["currenttime"] = ShearwaterValue(name: "currentTime", text: String((base + i + 1) * log.interval), line: Int(row))
+            r.fields["currentdepth"] = ShearwaterValue(name: "currentDepth", text: Self.hundredths(Int((max(metres, 0) * 100).rounded(.toNearestOrAwayFromZero))), line: Int(row))
+            r.fields["watertemp"] = ShearwaterValue(name: "waterTemp", text: Self.tenths(f.temperature), line: Int(row))
+            draft.records.append(r)
+        }
+        reading.report(.inferred, "freedive-depth-from-pressure",
+                       "the log's \(log.freediveSamples.count) freedive samples record absolute pressures; their depths are computed over the log's surface pressure (\(surface) mbar) and water density (\(density) kg/m³)",
+                       at: ShearwaterPNFSpelling(file: displayName, row: Int(row)).logLocation)
+    }
+
+    /// A transmitter field as the XML export would spell it: psi, or its state.
+    static func tankText(_ raw: UInt16) -> String {
+        switch raw {
+        case 0xFFFF: return "AI is off"
+        case 0xFFFE: return "No comms for 90 seconds"
+        case 0xFFFD: return "No comms for 30 seconds"
+        case 0xFFFC: return "Transmitter not paired"
+        case 0xFFF0...: return "state 0x\(String(raw, radix: 16, uppercase: true))"
+        default: return String(Int(raw & 0x0FFF) * 2)
+        }
+    }
+
+    static func tenths(_ v: Int) -> String { "\(v < 0 ? "-" : "")\(abs(v) / 10).\(abs(v) % 10)" }
+    static func hundredths(_ v: Int) -> String { "\(v < 0 ? "-" : "")\(abs(v) / 100).\(pad(abs(v) % 100))" }
+    static func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    static func civil(_ days: Int) -> (y: Int, m: Int, d: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// Reads the dive's `dive_logs` row, and its `dive_log_records` rows when `samples` (no
+    /// `log_data` log was decoded). Returns the units the row states.
+    func readDiveLogs(diveID: String, samples: Bool, into dive: inout Dive, recording rec: inout Recording) throws -> ShearwaterUnits? {
+        guard let row = try read(table: "dive_logs", { db in
+            try Row.fetchOne(db, sql: "SELECT rowid, * FROM dive_logs WHERE diveId = ? ORDER BY rowid LIMIT 1", arguments: [diveID])
+        }) else { return nil }
+        let rowid: Int64 = row["rowid"] ?? 0
+        var draft = ShearwaterLogDraft()
+        draft.scalars = shearwaterValues(row, rowid: rowid)
+        columns.account(row, table: "dive_logs", rowid: rowid, consumed: ShearwaterLogDraft.scalarNames.union(["diveid"]))
+        var recordCount = 0
+        if tables.contains("dive_log_records") {
+            let limit = samplesPerDive
+            recordCount = try read(table: "dive_log_records") { db in
+                let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM dive_log_records WHERE diveLogId = ? ORDER BY rowid", arguments: [diveID])
+                var n = 0
+                while let r = try cursor.next() {
+                    n += 1
+                    guard samples, n <= limit else { continue }
+                    let rid: Int64 = r["rowid"] ?? 0
+                    draft.records.append(ShearwaterRecord(fields: shearwaterValues(r, rowid: rid), line: Int(rid)))
+                    columns.account(r, table: "dive_log_records", rowid: rid, consumed: ShearwaterLogDraft.recordNames.union(["id", "divelogid"]))
+                }
+                return n
+            }
+        }
+        var reading = ShearwaterLogReading(spelling: ShearwaterTableSpelling(file: displayName, logRow: Int(rowid)))
+        reading.samplesPerDive = samplesPerDive
+        reading.readsMaxTime = false
+        let units = reading.units(draft)
+        reading.readSummary(draft, units: units, into: &dive, recording: &rec)
+        if samples {
+            if recordCount > samplesPerDive {
+                reading.report(.dropped, "samples-over-limit", "the dive has \(recordCount) dive_log_records rows, more than the \(samplesPerDive) a dive keeps; the rest are not carried",
+                               at: SourceLocation(file: displayName, path: "dive_log_records", row: Int(rowid)))
+            }
+            // currentTime is milliseconds where the XML export writes these rows; a dive whose
+            // records end within ten times its duration in seconds counts seconds instead.
+            var scale = 1.0
+            if let duration = dive.submergedTime, let last = draft.records.compactMap({ $0["currenttime"].flatMap { Double($0.text) } }).max(),
+               last > 0, last < Double(duration) * 10 {
+                scale = 1000
+                reading.report(.resolved, "record-time-in-seconds",
+                               "the dive's dive_log_records end at currentTime \(Int(last)) for a dive of \(duration) s: their times are read as seconds",
+                               at: SourceLocation(file: displayName, path: "dive_log_records.currentTime", row: Int(rowid)))
+            }
+            reading.readRecords(draft, units: units, msPerTimeUnit: scale, into: &dive, recording: &rec)
+            for (tank, cylinder) in reading.tankCylinders { tankCylinders[tank] = cylinder }
+        } else if recordCount > 0 {
+            reading.report(.dropped, "records-not-read",
+                           "the dive's \(recordCount) dive_log_records rows repeat what its log_data log holds, which is read instead; not carried",
+                           at: SourceLocation(file: displayName, path: "dive_log_records", row: nil))
+        }
+        findings += reading.findings
+        return units
+    }
+}

@@ -1,0 +1,121 @@
+import DiveCore
+import Foundation
+import GRDB
+
+/// The identity namespace and the sniff of a Shearwater Cloud database export.
+public enum ShearwaterDB {
+    /// `uuid5(NAMESPACE_URL, "https://umilog.example/ns/shearwater_db")`: frozen (DiveJSON names no
+    /// namespace for this format; changing it would renumber every dive read from one).
+    public static let namespace = "4178ea53-fcfc-5ed3-942b-1c43c28a3baa"
+
+    /// The tables a Shearwater Cloud export holds its dives in.
+    static let diveTable = "dive_details"
+    static let logTables = ["log_data", "dive_logs"]
+
+    /// SQLite's magic, and the CREATE TABLE text of Shearwater's tables in the file's first bytes
+    /// (SQLite keeps its schema as SQL text in its first pages): a SQLite file without them is
+    /// left to the generic `sqlite` entry, and the reader confirms the tables through SQLite.
+    public static func sniff(_ input: SniffInput) -> SniffConfidence {
+        guard input.bytes.starts(with: Array("SQLite format 3\0".utf8)), input.contains(diveTable),
+              logTables.contains(where: { input.contains($0) }) else { return .none }
+        return .certain
+    }
+}
+
+/// A value as SQLite stores it, read as text for the shared reading (``ShearwaterValue``): `nil`
+/// for NULL and for empty text (an empty value is not recorded).
+func cellText(_ value: DatabaseValue) -> String? {
+    switch value.storage {
+    case .null: return nil
+    case .int64(let i): return String(i)
+    case .double(let d): return d.isFinite ? (DecimalNumber(d)?.description ?? "\(d)") : nil
+    case .string(let s):
+        let t = s.trimmingWhitespace()
+        return t.isEmpty ? nil : t
+    case .blob(let b): return b.isEmpty ? nil : "(\(b.count)-byte blob)"
+    }
+}
+
+/// The columns of the rows a reader read and did not carry, counted by `table.column` over the
+/// whole file: one finding per column, naming how many rows held a value in it and the first of
+/// them, never one per row. A reader marks what it consumed; every other non-empty cell of a row
+/// it read is counted here — the rule is the mechanism, not a list of names.
+struct ColumnTally {
+    private struct Entry { var table: String; var column: String; var row: Int64; var example: String; var count: Int }
+    private var entries: [Entry] = []
+    private var index: [String: Int] = [:]
+
+    /// Counts every non-empty cell of `row` (of `table`, at `rowid`) whose column is not in `consumed`
+    /// (lowercased names). The `rowid` column the reader selected beside the table's is skipped.
+    mutating func account(_ row: Row, table: String, rowid: Int64, consumed: Set<String>) {
+        for (column, value) in row where column != "rowid" && !consumed.contains(column.lowercased()) {
+            guard let text = cellText(value) else { continue }
+            let key = table + "." + column.lowercased()
+            if let i = index[key] { entries[i].count += 1; continue }
+            index[key] = entries.count
+            let example = text.count > 60 ? String(text.prefix(59)) + "…" : text
+            entries.append(Entry(table: table, column: column, row: rowid, example: example, count: 1))
+        }
+    }
+
+    /// Counts a whole row as not carried (a second `log_data` row for one dive).
+    mutating func account(_ row: Row, table: String, rowid: Int64) { account(row, table: table, rowid: rowid, consumed: []) }
+
+    func findings(format: String, file: String) -> [Finding] {
+        entries.map { e in
+            let rows = e.count == 1 ? "row \(e.row) holds" : "\(e.count) rows hold values, the first (row \(e.row))"
+            return Finding(.dropped, "\(format).not-carried",
+                           "\(e.table).\(e.column) has no place in umilog's model; \(rows) \"\(e.example)\"; not carried",
+                           at: SourceLocation(file: file, path: "\(e.table).\(e.column)", row: Int(e.row)))
+        }
+    }
+}
+
+/// A row's cells as the shared reading takes them, by lowercased column name, each located by the row.
+func shearwaterValues(_ row: Row, rowid: Int64) -> [String: ShearwaterValue] {
+    var out: [String: ShearwaterValue] = [:]
+    for (column, value) in row where column != "rowid" {
+        guard let text = cellText(value) else { continue }
+        out[column.lowercased()] = ShearwaterValue(name: column, text: text, line: Int(rowid))
+    }
+    return out
+}
+
+/// Where a `dive_logs`/`dive_log_records` value is, and how messages name it.
+struct ShearwaterTableSpelling: ShearwaterSpelling {
+    let file: String
+    var logRow: Int
+    var format: String { "shearwater-db" }
+
+    func named(_ name: String, record: Bool) -> String { "\(record ? "dive_log_records" : "dive_logs").\(name)" }
+    func location(of value: ShearwaterValue) -> SourceLocation {
+        SourceLocation(file: file, path: "dive_logs.\(value.name)", row: value.line)
+    }
+    func location(record index: Int, _ value: ShearwaterValue) -> SourceLocation {
+        SourceLocation(file: file, path: "dive_log_records.\(value.name)", row: value.line)
+    }
+    func location(record index: Int, line: Int) -> SourceLocation {
+        SourceLocation(file: file, path: "dive_log_records", row: line)
+    }
+    var logLocation: SourceLocation { SourceLocation(file: file, path: "dive_logs", row: logRow) }
+}
+
+/// Where a value decoded from a `log_data.data_bytes_1` log is: the cell, and the record in it.
+struct ShearwaterPNFSpelling: ShearwaterSpelling {
+    let file: String
+    var row: Int
+    var format: String { "shearwater-db" }
+    static let path = "log_data.data_bytes_1"
+
+    func named(_ name: String, record: Bool) -> String { "the log's \(record ? "sample " : "")\(name)" }
+    func location(of value: ShearwaterValue) -> SourceLocation {
+        SourceLocation(file: file, path: "\(Self.path)/\(value.name)", row: row)
+    }
+    func location(record index: Int, _ value: ShearwaterValue) -> SourceLocation {
+        SourceLocation(file: file, path: "\(Self.path)/sample/\(index)/\(value.name)", row: row)
+    }
+    func location(record index: Int, line: Int) -> SourceLocation {
+        SourceLocation(file: file, path: "\(Self.path)/sample/\(index)", row: row)
+    }
+    var logLocation: SourceLocation { SourceLocation(file: file, path: Self.path, row: row) }
+}

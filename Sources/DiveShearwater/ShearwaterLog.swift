@@ -1,0 +1,133 @@
+import DiveCore
+
+/// One value as a Shearwater log spells it: an element's text (`<maxDepth>20</maxDepth>`) or a
+/// table's cell (`dive_logs.maxDepth`), with its name as written and where it was.
+struct ShearwaterValue {
+    /// The element's or column's name, as written.
+    var name: String
+    /// The text, trimmed; never empty (an empty value is not recorded).
+    var text: String
+    /// XML: the line the element closed on. A table: the row (1-based) the cell is in.
+    var line: Int
+}
+
+/// One sample record: a `<diveLogRecord>` or a `dive_log_records` row, its fields by lowercased name.
+struct ShearwaterRecord {
+    var fields: [String: ShearwaterValue] = [:]
+    /// XML: the line the record opened on. A table: its row.
+    var line: Int
+    subscript(_ name: String) -> ShearwaterValue? { fields[name] }
+}
+
+/// A Shearwater log in the shape both of its spellings share: Shearwater Desktop's XML export
+/// serialises the `dive_logs` and `dive_log_records` tables of its database, element for column
+/// (`<diveLog><maxDepth>` is `dive_logs.maxDepth`), so one reading serves both.
+struct ShearwaterLogDraft {
+    /// `<diveLog>`'s value children, or a `dive_logs` row's cells, by lowercased name.
+    var scalars: [String: ShearwaterValue] = [:]
+    var records: [ShearwaterRecord] = []
+    subscript(_ name: String) -> ShearwaterValue? { scalars[name] }
+
+    /// The `<diveLog>` children (and `dive_logs` columns) the reading takes; what it then refuses
+    /// it reports itself. Everything else is not carried, which the XML accountant and the table
+    /// reader's column accounting report.
+    static let scalarNames: Set<String> = [
+        "number", "gfmin", "gfmax", "imperialunits", "startcns", "endcns", "startdate", "computerfirmware",
+        "computersoftwareversion", "maxdepth", "maxtime", "computerserial", "decomodel", "vpmbconservatism",
+        "startsurfacepressure",
+    ]
+    /// The `<diveLogRecord>` children (and `dive_log_records` columns) the reading takes.
+    static let recordNames: Set<String> = [
+        "currenttime", "currentdepth", "ttsmins", "averageppo2", "fractiono2", "fractionhe", "currentndl",
+        "currentcircuitsetting", "circuitswitchtype", "watertemp", "decoceiling", "cnspercent", "gf99",
+        "tank0pressurepsi", "tank1pressurepsi", "tank2pressurepsi", "tank3pressurepsi",
+        "aisensor0_pressurepsi", "aisensor1_pressurepsi", "aisensor2_pressurepsi", "aisensor3_pressurepsi",
+    ]
+}
+
+/// How one of the two spellings names and locates what the reading reports.
+protocol ShearwaterSpelling {
+    /// The finding codes' prefix: `shearwater-xml`, `shearwater-db`.
+    var format: String { get }
+    var file: String { get }
+    /// How a message names a value: `<maxDepth>`, `dive_logs.maxDepth`.
+    func named(_ name: String, record: Bool) -> String
+    /// Where a log value is.
+    func location(of value: ShearwaterValue) -> SourceLocation
+    /// Where a record's value is (`index` is the record's place among the log's records).
+    func location(record index: Int, _ value: ShearwaterValue) -> SourceLocation
+    /// Where a record is.
+    func location(record index: Int, line: Int) -> SourceLocation
+    /// Where the log as a whole is.
+    var logLocation: SourceLocation { get }
+}
+
+/// Findings of one kind about many samples, counted: one finding per code and name per dive,
+/// never one per sample.
+struct FindingTally {
+    private var entries: [(kind: FindingKind, code: String, message: (Int) -> String, at: SourceLocation, count: Int)] = []
+    private var index: [String: Int] = [:]
+
+    /// Counts one more; `message` gets the count when the finding is made.
+    mutating func add(_ kind: FindingKind, _ code: String, key: String, at location: SourceLocation,
+                      _ message: @escaping (Int) -> String) {
+        let k = code + "\u{1F}" + key
+        if let i = index[k] { entries[i].count += 1; return }
+        index[k] = entries.count
+        entries.append((kind, code, message, location, 1))
+    }
+
+    func findings() -> [Finding] {
+        entries.map { Finding($0.kind, $0.code, $0.message($0.count), at: $0.at) }
+    }
+}
+
+/// What one sample's field says when it is not a number: Shearwater writes its transmitter and
+/// gas-time states as text in numeric fields (`AI is off`, `UNAVAILABLE_SENSOR_DATA`, `Not paired`).
+func isShearwaterState(_ text: String) -> Bool {
+    Double(text) == nil && text.unicodeScalars.contains { $0.properties.isAlphabetic }
+}
+
+/// The units a log's numbers are in: `imperialUnits` says, depths in feet and temperatures in °F.
+enum ShearwaterUnits {
+    case metric, imperial
+
+    /// Metres of a depth written in these units, as a decimal (exact for metres).
+    func metres(_ text: String) -> Double? {
+        guard let d = DecimalNumber(text) else { return nil }
+        switch self {
+        case .metric: return d.doubleValue
+        case .imperial: return d.doubleValue * 0.3048
+        }
+    }
+
+    /// Centimetres of a depth written in these units, rounded half away from zero.
+    func centimetres(_ text: String) -> Int? {
+        guard let d = DecimalNumber(text) else { return nil }
+        switch self {
+        case .metric: return d.scaledInteger(2)
+        case .imperial: return Int(exactly: (d.doubleValue * 30.48).rounded(.toNearestOrAwayFromZero))
+        }
+    }
+
+    /// °C of a temperature written in these units.
+    func celsius(_ text: String) -> Double? {
+        guard let d = DecimalNumber(text) else { return nil }
+        switch self {
+        case .metric: return d.doubleValue
+        case .imperial: return (d.doubleValue - 32) * 5 / 9
+        }
+    }
+
+    /// Hundredths of a °C, rounded half away from zero.
+    func centidegrees(_ text: String) -> Int? {
+        guard let d = DecimalNumber(text) else { return nil }
+        switch self {
+        case .metric: return d.scaledInteger(2)
+        case .imperial: return Int(exactly: ((d.doubleValue - 32) * 500 / 9).rounded(.toNearestOrAwayFromZero))
+        }
+    }
+}
+
+/// Bar per pound per square inch.
+let barPerPSI = 0.0689475729

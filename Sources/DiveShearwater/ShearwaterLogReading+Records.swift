@@ -1,0 +1,347 @@
+import DiveCore
+
+/// The circuit a record states: `currentCircuitSetting` is `OC/BO`, `CC/BO` or `SC/BO` in the XML
+/// export, and in the database a code (1 open circuit, 0 closed, made semi-closed by
+/// `circuitSwitchType` 1), as Subsurface's importer and the exporter's own mapping read it.
+enum ShearwaterCircuit: Equatable {
+    case open, closed, semiClosed
+
+    init?(_ setting: String, switchType: String?) {
+        switch setting.uppercased() {
+        case "OC/BO", "OC": self = .open
+        case "CC/BO", "CC": self = .closed
+        case "SC/BO", "SC": self = .semiClosed
+        case "1": self = .open
+        case "0": self = switchType == "1" ? .semiClosed : .closed
+        default: return nil
+        }
+    }
+
+    var mode: RecordingMode {
+        switch self {
+        case .open: return .openCircuit
+        case .closed: return .closedCircuit
+        case .semiClosed: return .semiClosed
+        }
+    }
+}
+
+extension ShearwaterLogReading {
+    /// One record's place on the time axis.
+    private struct Timed { var t: Int; var k: Int }
+
+    /// A gas as the records state it: percentages, and whether it was breathed as a diluent.
+    private struct Gas: Hashable { var o2: Double; var he: Double; var diluent: Bool }
+
+    /// The four tank pressure fields, by transmitter: the XML names, then the database's.
+    static let tankFields: [[String]] = [
+        ["tank0pressurepsi", "aisensor0_pressurepsi"], ["tank1pressurepsi", "aisensor1_pressurepsi"],
+        ["tank2pressurepsi", "aisensor2_pressurepsi"], ["tank3pressurepsi", "aisensor3_pressurepsi"],
+    ]
+
+    /// Builds the recording's profile, mode and the dive's cylinders from the log's records.
+    /// - Parameter msPerTimeUnit: milliseconds per unit of `currentTime` (1: the XML export's
+    ///   milliseconds).
+    mutating func readRecords(_ log: ShearwaterLogDraft, units: ShearwaterUnits?, msPerTimeUnit: Double = 1,
+                              into dive: inout Dive, recording rec: inout Recording) {
+        let records = log.records
+        guard !records.isEmpty else { return }
+        var timed: [Timed] = []
+        for (k, r) in records.enumerated() {
+            guard let v = r["currenttime"] else {
+                tally.add(.dropped, "\(spelling.format).sample-without-time", key: "", at: spelling.location(record: k, line: r.line)) {
+                    "\($0) record\($0 == 1 ? " states" : "s state") no currentTime, which alone places a reading; not carried"
+                }
+                continue
+            }
+            guard let ms = sampleNumber(v, k) else { continue }
+            guard ms >= 0, ms * msPerTimeUnit <= 864_000_000 else {
+                countDropped(v, k, "value-out-of-range", "ms is not a time in the dive, and its record is")
+                continue
+            }
+            timed.append(Timed(t: Int((ms * msPerTimeUnit).rounded(.toNearestOrAwayFromZero)), k: k))
+        }
+        // Samples are ordered by their own time, the source's order breaking ties (converting.md).
+        timed.sort { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }
+        if timed.count > samplesPerDive {
+            let first = timed[samplesPerDive]
+            report(.dropped, "samples-over-limit", "the log holds \(timed.count) records, more than \(samplesPerDive); the rest are not carried",
+                   at: spelling.location(record: first.k, line: records[first.k].line))
+            timed.removeLast(timed.count - samplesPerDive)
+        }
+
+        let pressureDepths = units.map { depthsArePressures(log, timed: timed, units: $0) } ?? false
+        var profile = Profile()
+        var depth = Series(), temperature = Series(), ndl = Series(), tts = Series(), ppo2 = Series(), cns = Series()
+        var ceiling = Series(), gf = Series()
+        var tanks = [Series](repeating: Series(), count: Self.tankFields.count)
+        var gases: [Gas] = []
+        var events: [Event] = []
+        var lastGas: Int?
+        var circuits: [ShearwaterCircuit: Int] = [:]
+        var firstCircuit: ShearwaterCircuit?
+        var percentFractions = false
+
+        let spelling = self.spelling
+        /// Appends a reading, unless the channel already has one at this millisecond.
+        func add(_ series: inout Series, _ t: Int, _ value: Int, _ v: ShearwaterValue, _ k: Int, tally: inout FindingTally) {
+            if let last = series.times.last, t <= last {
+                let name = spelling.named(v.name, record: true)
+                tally.add(.dropped, "\(spelling.format).sample-same-instant", key: v.name, at: spelling.location(record: k, v)) {
+                    "\($0 == 1 ? "a reading" : "\($0) readings") of \(name) \($0 == 1 ? "lands" : "land") on the millisecond of an earlier one; the first is kept"
+                }
+                return
+            }
+            series.append(t, value)
+        }
+
+        for (t, k) in timed.map({ ($0.t, $0.k) }) {
+            let r = records[k]
+            // Depth (or, in a freedive log, absolute pressure: see depthsArePressures).
+            if let v = r["currentdepth"], let units, !pressureDepths, let n = sampleNumber(v, k) {
+                if let cm = units.centimetres(v.text), n >= 0, cm <= 1_100_000 {
+                    add(&depth, t, cm, v, k, tally: &tally)
+                } else {
+                    countDropped(v, k, "depth-out-of-range", "is not a depth below the surface")
+                }
+            }
+            if let v = r["watertemp"], let units, sampleNumber(v, k) != nil {
+                if let c = units.centidegrees(v.text), c >= -5_000, c <= 10_000 { add(&temperature, t, c, v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "is not a water temperature")
+                }
+            }
+            if let v = r["currentndl"], let n = sampleNumber(v, k) {
+                if n >= 0, n <= 14_400 { add(&ndl, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "minutes is not a no-decompression time (a negative one is the device's absent-marker)")
+                }
+            }
+            if let v = r["ttsmins"], let n = sampleNumber(v, k) {
+                if n >= 0, n <= 14_400 { add(&tts, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "minutes is not a time to surface")
+                }
+            }
+            if let v = r["averageppo2"], let n = sampleNumber(v, k) {
+                if n > 0, n <= 10 { add(&ppo2, t, Int((n * 100).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else if n == 0 {
+                    let name = named(v, record: true)
+                    tally.add(.absent, "\(spelling.format).zero-ppo2", key: v.name, at: spelling.location(record: k, v)) {
+                        "\(name) is 0 in \($0) record\($0 == 1 ? "" : "s"): no gas has none, so it is the log's mark of no figure; read as not recorded"
+                    }
+                } else {
+                    countDropped(v, k, "value-out-of-range", "bar is not a ppO2")
+                }
+            }
+            if let v = r["cnspercent"], let n = sampleNumber(v, k) {
+                if n >= 0, n <= 1000 { add(&cns, t, Int((n * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "% is not a CNS loading")
+                }
+            }
+            if let v = r["decoceiling"], let units, let n = sampleNumber(v, k), n != 0 {
+                // A ceiling of zero is not a ceiling (converting.md).
+                if let cm = units.centimetres(v.text), n > 0, cm <= 1_100_000 { add(&ceiling, t, cm, v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "is not a ceiling")
+                }
+            }
+            if let v = r["gf99"], let n = sampleNumber(v, k) {
+                if n >= 0, n <= 1000 { add(&gf, t, Int(n.rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
+                    countDropped(v, k, "value-out-of-range", "is not a gradient factor (a negative one is the device's absent-marker)")
+                }
+            }
+            for (i, names) in Self.tankFields.enumerated() {
+                guard let v = names.lazy.compactMap({ r[$0] }).first else { continue }
+                if let psi = Double(v.text), psi.isFinite {
+                    // 0 and the transmitter codes at the top of the range (8184, 8190) are no reading,
+                    // as Subsurface's importer reads them.
+                    if psi > 0, psi < 8180 {
+                        add(&tanks[i], t, Int((psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally)
+                    } else {
+                        countAbsent(v, k, "no-reading", "\(Int(psi)) psi, the transmitter's mark of no reading")
+                    }
+                } else if isShearwaterState(v.text) {
+                    countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
+                } else {
+                    countDropped(v, k, "not-a-number", "is not a number")
+                }
+            }
+
+            // The circuit, and the gas breathed (a diluent on a closed or semi-closed circuit).
+            var circuit: ShearwaterCircuit?
+            if let v = r["currentcircuitsetting"] {
+                circuit = ShearwaterCircuit(v.text, switchType: r["circuitswitchtype"]?.text)
+                if let circuit {
+                    circuits[circuit, default: 0] += 1
+                    if firstCircuit == nil { firstCircuit = circuit }
+                } else {
+                    let name = named(v, record: true), text = v.text
+                    tally.add(.dropped, "\(spelling.format).circuit-unknown", key: v.text, at: spelling.location(record: k, v)) {
+                        "\(name) \"\(text)\" (\($0) record\($0 == 1 ? "" : "s")) is not a circuit this reader knows; not carried"
+                    }
+                }
+            }
+            if let gv = r["fractiono2"] ?? r["fractionhe"] {
+                let o2 = r["fractiono2"].flatMap { sampleNumber($0, k) } ?? 0
+                let he = r["fractionhe"].flatMap { sampleNumber($0, k) } ?? 0
+                // A fraction (0.21) in the XML export and Shearwater Desktop, a percent (21) in
+                // Shearwater Cloud's tables, as Subsurface's two importers read them: no breathable
+                // gas has 1 % oxygen or less, so a value above 1 is a percent.
+                let percent = o2 > 1 || he > 1
+                if percent { percentFractions = true }
+                let o2p = percent ? o2 : o2 * 100, hep = percent ? he : he * 100
+                if o2p == 0 && hep == 0 {
+                    tally.add(.absent, "\(spelling.format).gas-absent", key: "zero", at: spelling.location(record: k, gv)) {
+                        "\($0) record\($0 == 1 ? " states" : "s state") oxygen and helium fractions of 0, no gas; read as not recorded"
+                    }
+                } else if o2p <= 0 || hep < 0 || o2p + hep > 100.0001 {
+                    tally.add(.dropped, "\(spelling.format).mix-invalid", key: "\(o2)/\(he)", at: spelling.location(record: k, gv)) {
+                        "oxygen \(o2) and helium \(he) (\($0) record\($0 == 1 ? "" : "s")) are not a mix; not carried"
+                    }
+                } else {
+                    let gas = Gas(o2: (o2p * 1000).rounded() / 1000, he: (hep * 1000).rounded() / 1000,
+                                  diluent: circuit != nil && circuit != .open)
+                    let index = gases.firstIndex(of: gas) ?? { gases.append(gas); return gases.count - 1 }()
+                    if index != lastGas {
+                        events.append(Event(time: t, type: .gasSwitch, gasNumber: index))
+                        lastGas = index
+                    }
+                }
+            }
+        }
+        if percentFractions {
+            report(.resolved, "fractions-as-percent", "the records' fractionO2 and fractionHe run above 1, so they are read as percentages",
+                   at: spelling.logLocation)
+        }
+
+        // The recording's mode, from the circuits the records state.
+        if pressureDepths {
+            if !circuits.isEmpty {
+                report(.dropped, "circuit-on-freedive",
+                       "the records are a freedive's (see currentDepth), whose samples carry no circuit state; their circuit setting is not carried",
+                       at: spelling.logLocation)
+            }
+        } else if let first = firstCircuit {
+            let rebreather = circuits.keys.first { $0 != .open }
+            let mode = (rebreather ?? first).mode
+            rec.mode = mode
+            if let rebreather, let open = circuits[.open] {
+                report(.resolved, "circuit-changes",
+                       "\(open) record\(open == 1 ? " is" : "s are") on open circuit (bailout) and \(circuits[rebreather] ?? 0) on \(rebreather == .closed ? "closed" : "semi-closed") circuit; the recording's mode is the rebreather's, and the model holds one mode per recording",
+                       at: spelling.logLocation)
+            }
+        }
+
+        // Cylinders: each gas breathed, then each tank a transmitter reported on.
+        let firstCylinder = dive.cylinders.count
+        for gas in gases {
+            var c = Cylinder()
+            c.oxygen = gas.o2
+            c.helium = gas.he
+            if gas.diluent { c.role = .diluent }
+            dive.cylinders.append(c)
+        }
+        for e in events.indices { events[e].gasNumber = (events[e].gasNumber ?? 0) + firstCylinder }
+        // One gas breathed all dive: its first "switch" only restates it.
+        if gases.count == 1 { events.removeAll() }
+        // A transmitter the log names a diluent's, on a dive that breathed exactly one diluent and
+        // has no other diluent transmitter, is on that diluent's cylinder: the log states both.
+        let diluents = gases.indices.filter { gases[$0].diluent }
+        let diluentTanks = tanks.indices.filter { !tanks[$0].isEmpty && tankRoles[$0] == .diluent }
+        for (i, series) in tanks.enumerated() where !series.isEmpty {
+            if diluents.count == 1, diluentTanks == [i] {
+                let cylinder = firstCylinder + diluents[0]
+                tankCylinders[i] = cylinder
+                profile.pressures.append(PressureSeries(gasNumber: cylinder, series: series))
+                let gas = gases[diluents[0]]
+                report(.resolved, "tank-is-diluent",
+                       "transmitter \(i + 1) is named the diluent's and the dive breathed one diluent (\(percent(gas.o2))/\(percent(gas.he))): its \(series.count) pressures are that cylinder's",
+                       at: spelling.logLocation)
+                continue
+            }
+            tankCylinders[i] = dive.cylinders.count
+            var c = Cylinder()
+            c.gasNumber = dive.cylinders.count
+            c.role = tankRoles[i]
+            profile.pressures.append(PressureSeries(gasNumber: dive.cylinders.count, series: series))
+            dive.cylinders.append(c)
+            let holds = tankRoles[i].map { "names the tank \($0 == .oxygen ? "an oxygen" : "a \($0.rawValue)") tank and states no mix for it" }
+                ?? "does not say which gas that tank holds"
+            report(.absent, "tank-gas-absent",
+                   "transmitter \(i + 1) reports \(series.count) pressures and the log \(holds); they are carried as a cylinder of their own, with no gas",
+                   at: spelling.logLocation)
+        }
+        profile.pressures.sort { $0.gasNumber < $1.gasNumber }
+
+        findings += tally.findings()
+        tally = FindingTally()
+        guard let last = [depth, temperature, ndl, tts, ppo2, cns, ceiling, gf].compactMap(\.times.last).max()
+                ?? profile.pressures.compactMap(\.series.times.last).max() else {
+            if !events.isEmpty {
+                report(.dropped, "gas-changes-without-profile", "\(events.count) gas changes have no profile to sit on; not carried",
+                       at: spelling.logLocation)
+            }
+            return
+        }
+        profile.duration = max(last, events.last?.time ?? 0)
+        profile.depth = depth.isEmpty ? nil : depth
+        profile.temperature = temperature.isEmpty ? nil : temperature
+        profile.ndl = ndl.isEmpty ? nil : ndl
+        profile.tts = tts.isEmpty ? nil : tts
+        profile.ppo2 = ppo2.isEmpty ? nil : ppo2
+        profile.cns = cns.isEmpty ? nil : cns
+        profile.ceiling = ceiling.isEmpty ? nil : ceiling
+        profile.gradientFactor = gf.isEmpty ? nil : gf
+        profile.events = events
+        rec.profile = profile
+        // Numbering only where the profile uses it, then every cylinder is labelled.
+        if !profile.pressures.isEmpty || !events.isEmpty {
+            for i in dive.cylinders.indices { dive.cylinders[i].gasNumber = i }
+        }
+    }
+
+    /// True when the records' `currentDepth` cannot be depths: some are deeper than the log's own
+    /// `maxDepth` (by more than rounding). Shearwater's freedive samples carry the absolute
+    /// pressure in millibar where a depth would be (libdivecomputer's Shearwater parser reads
+    /// them so), and a depth from a pressure needs the water's density, which the log does not
+    /// state: the readings are reported, not carried.
+    private mutating func depthsArePressures(_ log: ShearwaterLogDraft, timed: [Timed], units: ShearwaterUnits) -> Bool {
+        guard let mv = log["maxdepth"], let max = units.metres(mv.text), max > 0 else { return false }
+        var deepest: (metres: Double, value: ShearwaterValue, k: Int)?
+        for x in timed {
+            guard let v = log.records[x.k]["currentdepth"], let m = units.metres(v.text) else { continue }
+            if m > (deepest?.metres ?? -1) { deepest = (m, v, x.k) }
+        }
+        guard let deepest, deepest.metres > max + Swift.max(1, max / 10) else { return false }
+        let count = timed.filter { log.records[$0.k]["currentdepth"] != nil }.count
+        report(.dropped, "depth-is-pressure",
+               "the records' \(named(deepest.value, record: true)) runs to \(deepest.value.text), far deeper than the log's \(named(mv)) of \(mv.text): they are absolute pressures in millibar, as a Shearwater freedive log records them, and a depth from a pressure needs a water density the log does not state; the \(count) readings are not carried",
+               at: spelling.location(record: deepest.k, deepest.value))
+        return true
+    }
+
+    /// A sample's decimal, or a counted finding when the text is not one (a state such as
+    /// `AI is off` is absent, anything else dropped).
+    private mutating func sampleNumber(_ v: ShearwaterValue, _ k: Int) -> Double? {
+        if let d = DecimalNumber(v.text), d.doubleValue.isFinite { return d.doubleValue }
+        if isShearwaterState(v.text) {
+            countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
+        } else {
+            countDropped(v, k, "not-a-number", "is not a number")
+        }
+        return nil
+    }
+
+    /// A percentage as a diver writes it: `21`, `10.5`.
+    private func percent(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+
+    private mutating func countDropped(_ v: ShearwaterValue, _ k: Int, _ code: String, _ what: String) {
+        let name = named(v, record: true), text = v.text
+        tally.add(.dropped, "\(spelling.format).\(code)", key: v.name, at: spelling.location(record: k, v)) {
+            "\(name) \(text) \(what)\($0 > 1 ? " (the first of \($0))" : ""); not carried"
+        }
+    }
+
+    private mutating func countAbsent(_ v: ShearwaterValue, _ k: Int, _ code: String, _ what: String) {
+        let name = named(v, record: true)
+        tally.add(.absent, "\(spelling.format).\(code)", key: v.name + "\u{1F}" + v.text, at: spelling.location(record: k, v)) {
+            "\(name) holds \(what), in \($0) record\($0 == 1 ? "" : "s"); read as not recorded"
+        }
+    }
+}
