@@ -16,9 +16,23 @@ public enum ShearwaterDB {
     /// (SQLite keeps its schema as SQL text in its first pages): a SQLite file without them is
     /// left to the generic `sqlite` entry, and the reader confirms the tables through SQLite.
     public static func sniff(_ input: SniffInput) -> SniffConfidence {
-        guard input.bytes.starts(with: Array("SQLite format 3\0".utf8)), input.contains(diveTable),
-              logTables.contains(where: { input.contains($0) }) else { return .none }
+        let bytes = input.bytes
+        guard bytes.starts(with: Array("SQLite format 3\0".utf8)), contains(diveTable, in: bytes),
+              logTables.contains(where: { contains($0, in: bytes) }) else { return .none }
         return .certain
+    }
+
+    /// True when `name` occurs in `bytes` (the file's own bytes: a database's zero bytes can make
+    /// the sniffer's single-byte text a UTF-16 reading of it).
+    static func contains(_ name: String, in bytes: [UInt8]) -> Bool {
+        let needle = Array(name.utf8)
+        guard let first = needle.first, needle.count <= bytes.count else { return false }
+        var i = 0
+        while i + needle.count <= bytes.count {
+            if bytes[i] == first && bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 }
 

@@ -154,7 +154,7 @@ extension ShearwaterLogReading {
                     if psi > 0, psi < 8180 {
                         add(&tanks[i], t, Int((psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally)
                     } else {
-                        countAbsent(v, k, "no-reading", "\(Int(psi)) psi, the transmitter's mark of no reading")
+                        countAbsent(v, k, "no-reading", "\(v.text) psi, the transmitter's mark of no reading")
                     }
                 } else if isShearwaterState(v.text) {
                     countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
