@@ -153,8 +153,10 @@ extension ShearwaterLogReading {
                     // as Subsurface's importer reads them.
                     if psi > 0, psi < 8180 {
                         add(&tanks[i], t, Int((psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally)
-                    } else {
+                    } else if psi == 0 || (8180...8191).contains(psi) {
                         countAbsent(v, k, "no-reading", "\(v.text) psi, the transmitter's mark of no reading")
+                    } else {
+                        countDropped(v, k, "value-out-of-range", "psi is not a tank pressure")
                     }
                 } else if isShearwaterState(v.text) {
                     countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
@@ -178,8 +180,11 @@ extension ShearwaterLogReading {
                 }
             }
             if let gv = r["fractiono2"] ?? r["fractionhe"] {
-                let o2 = r["fractiono2"].flatMap { sampleNumber($0, k) } ?? 0
-                let he = r["fractionhe"].flatMap { sampleNumber($0, k) } ?? 0
+                var o2 = 0.0, he = 0.0, unusable = false
+                if let v = r["fractiono2"] { if let n = sampleNumber(v, k) { o2 = n } else { unusable = true } }
+                if let v = r["fractionhe"] { if let n = sampleNumber(v, k) { he = n } else { unusable = true } }
+                // A fraction that is no number has been reported; the record states no usable gas.
+                if unusable { continue }
                 // A fraction (0.21) in the XML export and Shearwater Desktop, a percent (21) in
                 // Shearwater Cloud's tables, as Subsurface's two importers read them: no breathable
                 // gas has 1 % oxygen or less, so a value above 1 is a percent.

@@ -128,6 +128,21 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
         #expect(d.cylinders.count == 1 && d.cylinders[0].oxygen == nil)
     }
 
+    @Test func extremeNumbersAreRefusedNeverTrapped() throws {
+        let (dives, findings) = try readShearwaterXML(xml: shearwaterXML(
+            "<imperialUnits>true</imperialUnits><maxDepth>1e999</maxDepth><maxTime>-1e200</maxTime><startCns>1e200</startCns><number>99999999999999999999</number>",
+            records: ["<currentTime>1e200</currentTime><currentDepth>1</currentDepth>",
+                      "<currentTime>0</currentTime><currentDepth>1e200</currentDepth><waterTemp>-1e200</waterTemp><tank0pressurePSI>1e200</tank0pressurePSI><currentNdl>1e200</currentNdl><fractionO2>1e999</fractionO2>"]))
+        let d = try #require(dives.first)
+        #expect(d.maxDepth == nil && d.submergedTime == nil)
+        #expect(d.profile == nil)
+        #expect(findings.contains { $0.code == "shearwater-xml.value-out-of-range" })
+        #expect(findings.contains { $0.code == "shearwater-xml.depth-out-of-range" })
+        #expect(findings.contains { $0.code == "shearwater-xml.not-a-number" && $0.location.path == "dive/diveLog/maxDepth" })
+        #expect(!findings.contains { $0.code == "shearwater-xml.gas-absent" })
+        #expect(d.cylinders.isEmpty)
+    }
+
     @Test func aLyingEncodingDeclarationIsReadAsUTF8AndReported() throws {
         let (dives, findings) = try readShearwaterXML(xml: shearwaterXML("<imperialUnits>false</imperialUnits><computerSerial>Café</computerSerial>"))
         #expect(dives.first?.recordings.first?.device?.serial == "Café")
