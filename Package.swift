@@ -21,18 +21,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
         .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "DiveXML", dependencies: ["DiveCore", "CLibXML2"]),
         .target(name: "DiveUDDF", dependencies: ["DiveCore", "DiveXML", "CLibXML2"]),
         .target(name: "DiveSSRF", dependencies: ["DiveCore", "DiveXML"]),
         .target(name: "DiveArchive", dependencies: ["DiveCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DiveSuunto", dependencies: ["DiveCore", "DiveXML", "DiveArchive", "DiveJSON"]),
-        .target(name: "DiveShearwater", dependencies: ["DiveCore", "DiveXML", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "DiveShearwater", dependencies: ["DiveCore", "DiveXML", "DiveArchive", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "DiveCSV", dependencies: ["DiveCore"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),

@@ -1,6 +1,7 @@
 import DiveCore
 import Foundation
 import GRDB
+import DiveArchive
 
 /// The computer's log of a dive: `log_data`'s compressed PNF log, or the `dive_logs` and
 /// `dive_log_records` rows.

@@ -138,14 +138,12 @@ struct UnsupportedInputTests {
         ("other/divinglog__TestDiveDivingLog5.08.udcf", "a UDCF logbook (root element <PROFILE>)"),
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
         ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
-        ("shearwater/shearwater-xml__valid_depth_data_trimmed.xml", "a Shearwater XML logbook (root element <dive>)"),
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
         ("macdive/macdive__data.xml", "a MacDive XML logbook (root element <dives>)"),
         ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
-        ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Shearwater Cloud, Seac Sync and others) logbook"),
+        ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Seac Sync and others) logbook"),
         ("other/divinglog__divinglog_9_dives_1.zxu", "a DAN DL7 (ZXL/ZXU) logbook"),
         ("other/suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL", "a DAN DL7 (ZXL/ZXU) logbook"),
-        ("json/suunto-app__suunto_ocean_air.json", "a Suunto app DeviceLog JSON logbook"),
     ])
     func aDiveLogInAFormatNotReadYetIsNamed(file: String, named: String) throws {
         let report = convert(inputs: [Paths.corpus + "/" + file], options: ConvertOptions(to: .csv), standardOutput: Capture())

@@ -104,13 +104,25 @@ struct ConformCLITests {
         #expect(r.stdout.contains("suunto_xml: 5/5 passed"))
     }
 
-    @Test func theWholeCorpusNamesTheFormatsNotReadAndExitsTwo() throws {
-        let r = try umilog(["conform", Paths.fixtures])
-        #expect(r.status == 2)
-        // suunto_xml/ and fit/ are read now (a directory name maps to the format: `suunto-xml`).
-        for format in ["suunto_json"] {
-            #expect(r.stderr.contains("error[conform.shape]: \(format)/: reader pairs for the format \"\(format)\", which umilog does not read"))
+    /// Issue 17's bar: every reader pair directory of DiveJSON's fixtures passes, strictly.
+    @Test func theWholeFixtureTreePassesStrictly() throws {
+        let r = try umilog(["conform", Paths.fixtures, "--strict"])
+        #expect(r.status == 0)
+        for line in ["fit: 4/4 passed", "ssrf: 6/6 passed", "suunto_json: 12/12 passed", "suunto_xml: 5/5 passed", "uddf: 13/13 passed"] {
+            #expect(r.stdout.contains(line + "\n"), "\(line)")
         }
+        #expect(!r.stderr.contains("conform.shape"))
+    }
+
+    /// A pair directory for a format umilog recognises but does not read is a shape error (cases
+    /// that never ran), exit 2.
+    @Test func pairsOfAFormatNotReadAreAShapeErrorAndExitTwo() throws {
+        let dir = try Paths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/udcf", withIntermediateDirectories: true)
+        try Data("<profile udcf=\"1\"/>".utf8).write(to: URL(fileURLWithPath: dir + "/udcf/a.udcf"))
+        let r = try umilog(["conform", dir])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("error[conform.shape]: udcf/: reader pairs for the format \"udcf\", which umilog does not read"))
     }
 
     @Test func aFailingCaseExitsOne() throws {
