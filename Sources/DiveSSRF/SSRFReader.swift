@@ -193,12 +193,7 @@ final class SSRFState: XMLEventHandler, XMLDiveState {
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard capturing else { noteTrailingText(bytes); return }
-        if text.count + bytes.count <= InputLimits.textBytes {
-            text.append(contentsOf: bytes)
-        } else if !textTooLong {
-            textTooLong = true
-            noteTooLong()
-        }
+        if appendXMLText(bytes, to: &text, tooLong: &textTooLong) { noteTooLong() }
     }
 
     override func endElement(_ localName: UnsafePointer<UInt8>) {

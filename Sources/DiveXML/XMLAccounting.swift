@@ -360,14 +360,18 @@ package final class XMLAccountant {
     }
 }
 
-/// A streaming reader's state that feeds an ``XMLAccountant`` from its SAX events. Each reader
-/// implements these few calls over its own captured text (see `UDDFReader+Accounting.swift`):
-/// written in the reader's module they compile to direct calls, where a shared generic
-/// implementation here was called through witness tables per element (7 % of a conversion).
+/// A streaming reader's state that feeds an ``XMLAccountant`` from its SAX events, over its
+/// own captured text. The extension below implements the calls once, for every reader. The
+/// UDDF and Subsurface readers, which read logbooks of hundreds of megabytes, declare their own
+/// copies (`UDDFReader+Accounting.swift`): written in the reader's module they compile to
+/// direct calls, where these are called through witness tables per element (7 % of a UDDF
+/// conversion, measured).
 package protocol XMLAccountingState: AnyObject {
     /// The reader's accountant, through a guaranteed reference (no retain per call).
     var accounts: Unmanaged<XMLAccountant> { get }
     var findings: [Finding] { get set }
+    /// The text captured for the element being read.
+    var text: [UInt8] { get }
     func markCarried()
     func coverCurrent()
     func pushMarks(parentCapturing: Bool)
@@ -375,6 +379,46 @@ package protocol XMLAccountingState: AnyObject {
     func noteUnreadAttributes(_ attributes: XMLAttributes)
     func popMarks(ownTextCaptured: Bool)
     func noteTooLong()
+}
+
+extension XMLAccountingState {
+    /// The element being read is carried.
+    package func markCarried() { accounts._withUnsafeGuaranteedRef { $0.markCarried() } }
+    /// The element being read and everything in it are carried.
+    package func coverCurrent() { accounts._withUnsafeGuaranteedRef { $0.coverCurrent() } }
+    /// An element opens; its parent's text so far counts as the parent's own when it captured any.
+    package func pushMarks(parentCapturing: Bool) {
+        let hasText = parentCapturing && accounts._withUnsafeGuaranteedRef { $0.parentTextUnknown } && !isBlankXML(text)
+        accounts._withUnsafeGuaranteedRef { $0.push(parentHasText: hasText) }
+    }
+    /// Text the reader does not capture (between child elements).
+    package func noteTrailingText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        accounts._withUnsafeGuaranteedRef { $0.noteUncapturedText(bytes) }
+    }
+    /// The attributes the reader did not read.
+    package func noteUnreadAttributes(_ attributes: XMLAttributes) {
+        accounts._withUnsafeGuaranteedRef { $0.noteUnreadAttributes(attributes) }
+    }
+    /// An element closes; its own text is what it captured, if it captured.
+    package func popMarks(ownTextCaptured: Bool) {
+        accounts._withUnsafeGuaranteedRef { $0.pop(ownText: { ownTextCaptured ? self.text : nil }) }
+    }
+    /// The element's text passed ``InputLimits/textBytes`` and is not held.
+    package func noteTooLong() { accounts._withUnsafeGuaranteedRef { $0.noteTooLong() } }
+}
+
+/// Appends `bytes` to an element's captured `text` up to ``InputLimits/textBytes``; past it the
+/// text is not held and `tooLong` is set. True the moment the text becomes too long (the reader
+/// then reports it once).
+@inlinable @inline(__always)
+package func appendXMLText(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], tooLong: inout Bool) -> Bool {
+    if text.count + bytes.count <= InputLimits.textBytes {
+        text.append(contentsOf: bytes)
+        return false
+    }
+    if tooLong { return false }
+    tooLong = true
+    return true
 }
 
 extension XMLAccountingState {

@@ -157,6 +157,8 @@ final class TinyState: XMLEventHandler, XMLDiveState {
     var readyHead = 0
     var samplesPerDive = InputLimits.samplesPerDive
     var findings: [Finding] = []
+    /// It captures no text; the shared accounting calls (``XMLAccountingState``) read this.
+    let text: [UInt8] = []
 
     init(file: String) {
         accountant = XMLAccountant(file: file, format: "tiny")
@@ -179,13 +181,6 @@ final class TinyState: XMLEventHandler, XMLDiveState {
         reportDrops(dive: false, prefix: "")
     }
 
-    func markCarried() { accounts._withUnsafeGuaranteedRef { $0.markCarried() } }
-    func coverCurrent() { accounts._withUnsafeGuaranteedRef { $0.coverCurrent() } }
-    func pushMarks(parentCapturing: Bool) { accounts._withUnsafeGuaranteedRef { $0.push(parentHasText: false) } }
-    func noteTrailingText(_ bytes: UnsafeBufferPointer<UInt8>) { accounts._withUnsafeGuaranteedRef { $0.noteUncapturedText(bytes) } }
-    func noteUnreadAttributes(_ attributes: XMLAttributes) { accounts._withUnsafeGuaranteedRef { $0.noteUnreadAttributes(attributes) } }
-    func popMarks(ownTextCaptured: Bool) { accounts._withUnsafeGuaranteedRef { $0.pop(ownText: { nil }) } }
-    func noteTooLong() {}
 }
 
 final class TinyReader: XMLDiveReader {
