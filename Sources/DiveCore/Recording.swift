@@ -149,6 +149,15 @@ public struct Series: Sendable, Hashable {
     public var isEmpty: Bool { times.isEmpty }
     /// Appends a reading.
     public mutating func append(_ time: Int, _ value: Int) { times.append(time); values.append(value) }
+    /// Appends a reading unless the channel's last one is at the same instant (DiveJSON's
+    /// converting.md: two readings of one channel on one millisecond keep the first). False
+    /// when it was not appended, for the reader to count and report.
+    @discardableResult
+    public mutating func appendKeepingFirst(_ time: Int, _ value: Int) -> Bool {
+        if let last = times.last, last == time { return false }
+        append(time, value)
+        return true
+    }
     /// The largest value, if any.
     public var maxValue: Int? { values.max() }
     /// The smallest value, if any.

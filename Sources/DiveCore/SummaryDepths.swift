@@ -6,27 +6,30 @@
 public struct SummaryDepths: Sendable {
     public private(set) var max: Double?
     public private(set) var mean: Double?
-    public private(set) var findings: [(kind: FindingKind, code: String, message: String)] = []
+    /// Which of the two figures a finding is about, so a reader locates it without reading
+    /// its message.
+    public enum Member: Sendable { case max, mean }
+    public private(set) var findings: [(member: Member, kind: FindingKind, code: String, message: String)] = []
 
     /// - Parameters:
     ///   - maxName, meanName: how the source names the two (`greatest depth`, `the mean depth`).
     public init(max: DecimalNumber?, mean: DecimalNumber?, maxName: String, meanName: String) {
         if let v = max {
             if v.isZero || v.isNegative {
-                findings.append((.absent, "zero-max-depth", "\(maxName) is \(v) m, a placeholder for a depth the writer did not have; read as not recorded"))
+                findings.append((.max, .absent, "zero-max-depth", "\(maxName) is \(v) m, a placeholder for a depth the writer did not have; read as not recorded"))
             } else if !InputLimits.Range.depthMetres.contains(v) {
-                findings.append((.dropped, "value-out-of-range", "\(maxName) \(v) m is deeper than any sea; not carried"))
+                findings.append((.max, .dropped, "value-out-of-range", "\(maxName) \(v) m is deeper than any sea; not carried"))
             } else {
                 self.max = v.doubleValue
             }
         }
         if let v = mean {
             if v.isZero || v.isNegative {
-                findings.append((.absent, "zero-average-depth", "\(meanName) is \(v) m, a placeholder; read as not recorded"))
+                findings.append((.mean, .absent, "zero-average-depth", "\(meanName) is \(v) m, a placeholder; read as not recorded"))
             } else if !InputLimits.Range.depthMetres.contains(v) {
-                findings.append((.dropped, "value-out-of-range", "\(meanName) \(v) m is deeper than any sea; not carried"))
+                findings.append((.mean, .dropped, "value-out-of-range", "\(meanName) \(v) m is deeper than any sea; not carried"))
             } else if let m = self.max, m < v.doubleValue {
-                findings.append((.dropped, "avg-depth-exceeds-max", "\(meanName) \(v) m is deeper than \(maxName) \(m) m, which no dive can be; not carried"))
+                findings.append((.mean, .dropped, "avg-depth-exceeds-max", "\(meanName) \(v) m is deeper than \(maxName) \(m) m, which no dive can be; not carried"))
             } else {
                 self.mean = v.doubleValue
             }

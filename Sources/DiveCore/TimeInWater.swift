@@ -59,6 +59,13 @@ public enum FixChoice {
     public static let window = 40_000
     public static let errorBound = 10.0
 
+    /// Where a dive splits into its descent and its last ascent: the time of its deepest depth
+    /// sample (the first of equal maxima); `nil` without depth samples.
+    public static func split(_ depth: Series?) -> Int? {
+        guard let depth, let top = depth.values.max(), let i = depth.values.firstIndex(of: top) else { return nil }
+        return depth.times[i]
+    }
+
     /// The entry and the exit fix; both `nil` without a split (no depth sample).
     public static func choose(_ fixes: [Fix], split: Int?) -> (entry: Choice?, exit: Choice?) {
         guard let split else { return (nil, nil) }

@@ -73,8 +73,11 @@ extension FITReader {
         let facts = plan.files[w.file]
         let session = w.session, lap = w.lap, summary = w.summary
         let at = (lap ?? session).map { ($0.index, $0.offset) }
-        // Read for what they are: a message's index and time, a summary's reference.
-        for m in [session, lap, summary] { c.mark(m, [253, 254, 0, 1, 2, 5, 6, 25, 26, 39]) }
+        // Read for what they are: a message's time, index, event and start, the laps a session
+        // names (the first pass placed the dive by them), a summary's reference.
+        c.mark(session, [253, 254, 0, 1, 2, 25, 26])
+        c.mark(lap, [253, 254, 0, 1, 2])
+        c.mark(summary, [253, 0, 1])
 
         let depths = d.channels[Channel.depth.rawValue]
         if let sport = c.take(session, 5)?.uintValue, sport != 53, depths.times.isEmpty {
@@ -160,7 +163,9 @@ extension FITReader {
         }
         var collisions = 0
         var zeroCeilings = 0
-        profile.depth = series(.depth) { v in v >= 0 && v <= 11_000_000 ? Int((Double(v) / 10).rounded(.toNearestOrAwayFromZero)) : nil }
+        // Millimetres as the file states them, for the dive's figures; centimetres on the profile.
+        let depthMM = series(.depth) { v in v >= 0 && v <= 11_000_000 ? Int(v) : nil }
+        profile.depth = depthMM.map { Series(times: $0.times, values: $0.values.map { Int((Double($0) / 10).rounded(.toNearestOrAwayFromZero)) }) }
         profile.temperature = series(.temperature) { v in v >= -50 && v <= 100 ? Int(v) * 100 : nil }
         profile.ceiling = series(.ceiling) { v in
             if v == 0 { zeroCeilings += 1; return nil }
@@ -220,10 +225,10 @@ extension FITReader {
         }
 
         // Positions: the samples' fixes by the shared rule, else the session's or lap's own.
-        readPositions(d, dive: &dive, profile: rec.profile, origin: originTime, summaryOf: lap ?? session, at: at)
+        readPositions(d, dive: &dive, depth: depthMM, origin: originTime, summaryOf: lap ?? session, at: at)
 
         // The dive's figures.
-        summarise(&dive, draft: d, window: w, profile: rec.profile, at: at)
+        summarise(&dive, depthMM: depthMM, window: w, at: at)
         if rec.hasContent { dive.recordings = [rec] }
         return dive
     }
@@ -237,10 +242,7 @@ extension FITReader {
         var s = Series()
         s.times.reserveCapacity(sorted.count)
         s.values.reserveCapacity(sorted.count)
-        for (t, v) in sorted {
-            if let l = s.times.last, l == t { collisions += 1; continue }
-            s.append(t, v)
-        }
+        for (t, v) in sorted where !s.appendKeepingFirst(t, v) { collisions += 1 }
         return s
     }
 }

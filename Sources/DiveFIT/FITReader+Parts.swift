@@ -193,15 +193,10 @@ extension FITReader {
 
     /// Entry and exit: the records' fixes split at the deepest sample (DiveJSON's shared rule),
     /// else the start and end positions the session (or lap) states.
-    func readPositions(_ d: DiveDraft, dive: inout Dive, profile: Profile?, origin: UInt32,
+    func readPositions(_ d: DiveDraft, dive: inout Dive, depth: Series?, origin: UInt32,
                        summaryOf m: FITMessage?, at: (index: Int, offset: Int)?) {
         let c = consumption
-        var split: Int?
-        if let depth = profile?.depth, let deepest = depth.values.indices.max(by: { depth.values[$0] < depth.values[$1] }) {
-            // The first of equal maxima.
-            let top = depth.values[deepest]
-            split = depth.times[depth.values.firstIndex(of: top) ?? deepest]
-        }
+        let split = FixChoice.split(depth)
         var fixes: [FixChoice.Fix] = []
         for f in d.fixes {
             guard let p = Self.position(lat: Int64(f.lat), lon: Int64(f.lon)) else { continue }
@@ -225,20 +220,10 @@ extension FITReader {
 
     /// Time in the water, maximum and mean depth: the dive's own summary first, the session's
     /// maximum first, the samples where nothing states a figure (`inferred`).
-    func summarise(_ dive: inout Dive, draft d: DiveDraft, window w: DiveWindow, profile: Profile?,
-                   at: (index: Int, offset: Int)?) {
+    func summarise(_ dive: inout Dive, depthMM depth: Series?, window w: DiveWindow, at: (index: Int, offset: Int)?) {
         let c = consumption
         let lap = w.lap, session = w.session, summary = w.summary
         let own = lap ?? session
-        // Depth samples in metres at the source's millimetres, in time order, one per instant.
-        let raw = d.channels[Channel.depth.rawValue]
-        var pairs: [(Int, Int)] = []
-        let origin = w.start ?? d.firstTime ?? 0
-        for k in raw.times.indices where raw.times[k] >= origin && raw.values[k] >= 0 {
-            pairs.append((Int(raw.times[k] - origin) * 1000, Int(raw.values[k])))
-        }
-        var collisions = 0
-        let depth = Self.series(pairs, collisions: &collisions)
         let derived = depth.flatMap { TimeInWater.derive(times: $0.times, depths: $0.values.map { Double($0) / 1000 }) }
 
         var inferredTime = false, inferredMean = false, inferredMax = false

@@ -49,7 +49,19 @@ final class DiveDraft {
 }
 
 /// Record field numbers read as something other than a channel.
-private let recordPositionFields: Set<UInt8> = [0, 1, 31, 253]
+/// The fields a message carries, by number: a table looked up per field per record.
+struct FieldSet: Sendable {
+    private var bits = [Bool](repeating: false, count: 256)
+    init(_ numbers: [UInt8]) { for n in numbers { bits[Int(n)] = true } }
+    @inline(__always) func contains(_ n: UInt8) -> Bool { bits[Int(n)] }
+}
+
+/// The `record` fields this reader reads: the channels, a fix and its error, the time.
+let recordFieldsRead = FieldSet(Channel.allCases.map(\.field) + [0, 1, 31, 253])
+/// The `event` fields read: the kind, its type, its data (both widths), group and time.
+let eventFieldsRead = FieldSet([0, 1, 2, 3, 4, 253])
+/// The `tank_update` fields read: the transmitter, the pressure, the time.
+let tankUpdateFieldsRead = FieldSet([0, 1, 253])
 
 extension FITReader {
     func readRecord(_ frame: FITFrame) {
@@ -86,9 +98,7 @@ extension FITReader {
             d.fixes.append((t, la, lo, error))
         }
         decoder.forEachValidField { n in
-            if recordPositionFields.contains(n) { return }
-            if Channel.allCases.contains(where: { $0.field == n }) { return }
-            tally.field(Mesg.record, n, frame: frame)
+            if !recordFieldsRead.contains(n) { tally.field(Mesg.record, n, frame: frame) }
         }
     }
 
@@ -114,8 +124,7 @@ extension FITReader {
         }
         tallyDeveloperFields(frame)
         decoder.forEachValidField { n in
-            if [0, 1, 2, 3, 4, 253].contains(n) { return }
-            tally.field(Mesg.event, n, frame: frame)
+            if !eventFieldsRead.contains(n) { tally.field(Mesg.event, n, frame: frame) }
         }
         guard let event else { return }
         guard let w = window(for: frame.timestamp, file: frame.fileIndex, frame: frame) else { return }
@@ -129,8 +138,7 @@ extension FITReader {
     func readTankUpdate(_ frame: FITFrame) {
         tallyDeveloperFields(frame)
         decoder.forEachValidField { n in
-            if [0, 1, 253].contains(n) { return }
-            tally.field(Mesg.tankUpdate, n, frame: frame)
+            if !tankUpdateFieldsRead.contains(n) { tally.field(Mesg.tankUpdate, n, frame: frame) }
         }
         guard let w = window(for: frame.timestamp, file: frame.fileIndex, frame: frame) else { return }
         guard let t = frame.timestamp, let p = decoder.value(1)?.uintValue, p <= UInt64(Int32.max) else {
@@ -155,38 +163,35 @@ extension Array {
     subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }
 
-/// What the reader met and did not carry, counted and reported once per kind at the end.
+/// What the reader met and did not carry, counted and reported once per kind at the end
+/// (DiveCore's ``FindingTally``), located at its first message.
 struct FITTally {
-    struct Entry {
-        var kind: FindingKind
-        var code: String
-        var message: String
-        var count = 0
-        var first: (index: Int, offset: Int)
-    }
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
+    private var tally = FindingTally()
+    let file: String
 
-    private mutating func add(_ key: String, _ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, frame: FITFrame) {
-        if entries[key] != nil {
-            entries[key]!.count += 1
-        } else {
-            entries[key] = Entry(kind: kind, code: code, message: message(), count: 1, first: (frame.index, frame.offset))
-            order.append(key)
-        }
+    init(file: String) { self.file = file }
+
+    private static func location(_ file: String, _ frame: FITFrame) -> SourceLocation {
+        SourceLocation(file: file, path: "message \(frame.index) (byte \(frame.offset))")
+    }
+
+    /// "N × what not carried (the first here)".
+    private mutating func notCarried(_ key: String, _ code: String, _ what: @autoclosure @escaping @Sendable () -> String, frame: FITFrame) {
+        let file = self.file
+        tally.add(key, .dropped, "fit.\(code)", at: Self.location(file, frame)) { "\($0) × \(what()) not carried (the first here)" }
     }
 
     /// A message of a type the reader does not read.
     mutating func message(_ frame: FITFrame) {
         let g = frame.globalNumber
-        add("m\(g)", .dropped, "not-carried",
-            FITProfile.messageNames[g].map { "\($0) messages (\(g))" } ?? "messages of type \(g), which the FIT profile does not define,",
-            frame: frame)
+        notCarried("m\(g)", "not-carried",
+                   FITProfile.messageNames[g].map { "\($0) messages (\(g))" } ?? "messages of type \(g), which the FIT profile does not define,",
+                   frame: frame)
     }
 
     /// A field of a message the reader reads, which it does not carry.
     mutating func field(_ message: UInt16, _ number: UInt8, frame: FITFrame) {
-        add("f\(message).\(number)", .dropped, "not-carried", Self.fieldName(message, number), frame: frame)
+        notCarried("f\(message).\(number)", "not-carried", Self.fieldName(message, number), frame: frame)
     }
 
     static func fieldName(_ message: UInt16, _ number: UInt8) -> String {
@@ -196,31 +201,20 @@ struct FITTally {
     }
 
     mutating func developerField(_ message: UInt16, name: String, frame: FITFrame) {
-        let m = FITProfile.messageNames[message] ?? "message \(message)"
-        add("d\(message).\(name)", .dropped, "developer-field", "\(m) developer field \"\(name)\" (a vendor's own extension; the reader maps the profile)", frame: frame)
+        notCarried("d\(message).\(name)", "developer-field",
+                   "\(FITProfile.messageNames[message] ?? "message \(message)") developer field \"\(name)\" (a vendor's own extension; the reader maps the profile)",
+                   frame: frame)
     }
 
     mutating func late(_ frame: FITFrame) {
-        add("late", .dropped, "sample-out-of-order", "samples timed before the dive they follow in the file, already written out,", frame: frame)
+        notCarried("late", "sample-out-of-order", "samples timed before the dive they follow in the file, already written out,", frame: frame)
     }
 
     /// Any other repeated finding, keyed by its code and message.
     mutating func note(_ kind: FindingKind, _ code: String, _ message: String, frame: FITFrame) {
-        add("n\(code)|\(message)", kind, code, message, frame: frame)
+        let file = self.file
+        tally.add("n\(code)|\(message)", kind, "fit.\(code)", at: Self.location(file, frame)) { $0 == 1 ? message : "\(message) (\($0) times; the first here)" }
     }
 
-    func report(into findings: inout [Finding], file: String) {
-        for key in order {
-            guard let e = entries[key] else { continue }
-            let location = SourceLocation(file: file, path: "message \(e.first.index) (byte \(e.first.offset))")
-            let message: String
-            switch e.code {
-            case "not-carried", "developer-field", "sample-out-of-order":
-                message = "\(e.count) × \(e.message) not carried (the first here)"
-            default:
-                message = e.count == 1 ? e.message : "\(e.message) (\(e.count) times; the first here)"
-            }
-            findings.append(Finding(e.kind, "fit.\(e.code)", message, at: location))
-        }
-    }
+    func report(into findings: inout [Finding]) { findings += tally.findings() }
 }

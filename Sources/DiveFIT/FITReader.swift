@@ -53,7 +53,7 @@ public final class FITReader: DiveSource {
     var ready: [Dive] = []
     var readyHead = 0
     var finished = false
-    var tally = FITTally()
+    var tally: FITTally
     let consumption = Consumption()
     /// Field numbers of the streamed messages this reader reads (the rest are reported).
     var fieldBuffer: [UInt8] = []
@@ -62,6 +62,7 @@ public final class FITReader: DiveSource {
     /// Opens the FIT file at `path`.
     public init(path: String, displayName: String? = nil) throws {
         self.displayName = displayName ?? path
+        tally = FITTally(file: self.displayName)
         let scan = try FITDecoder(path: path, displayName: self.displayName)
         plan = try FITPlan(scanning: scan)
         decoder = try FITDecoder(path: path, displayName: self.displayName)
@@ -71,6 +72,7 @@ public final class FITReader: DiveSource {
     /// Reads FIT bytes (tests).
     public init(bytes: [UInt8], displayName: String = "<input>") throws {
         self.displayName = displayName
+        tally = FITTally(file: displayName)
         plan = try FITPlan(scanning: FITDecoder(bytes: bytes, displayName: displayName))
         decoder = FITDecoder(bytes: bytes, displayName: displayName)
         setUp()
@@ -188,6 +190,6 @@ public final class FITReader: DiveSource {
             findings.append(Finding(.resolved, e.code, e.message + "; the data is read on (the CRC guards against transfer errors, and the messages decode)", at: e.location))
         }
         reportUnconsumed()
-        tally.report(into: &findings, file: displayName)
+        tally.report(into: &findings)
     }
 }

@@ -238,7 +238,7 @@ public final class ShearwaterDBReader: DiveSource {
                                    maxName: "dive_details.Depth", meanName: "dive_details.AverageDepth")
         dive.maxDepth = depths.max
         dive.avgDepth = depths.mean
-        for f in depths.findings { report(f.kind, f.code, f.message, path: f.message.hasPrefix("dive_details.Depth") ? "dive_details.Depth" : "dive_details.AverageDepth", row: rowid) }
+        for f in depths.findings { report(f.kind, f.code, f.message, path: f.member == .max ? "dive_details.Depth" : "dive_details.AverageDepth", row: rowid) }
         for v in [maxText, meanText].compactMap({ $0 }) where DecimalNumber(v.text) == nil {
             report(.dropped, "not-a-number", "\(v.name) \"\(v.text)\" is not a number; not carried", path: "dive_details.\(v.name)", row: rowid)
         }

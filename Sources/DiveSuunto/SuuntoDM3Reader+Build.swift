@@ -43,7 +43,7 @@ extension SuuntoDM3State {
         dive.maxDepth = depths.max
         dive.avgDepth = depths.mean
         for f in depths.findings {
-            let element = f.message.hasPrefix("<MAXDEPTH>") ? "MAXDEPTH" : "MEANDEPTH"
+            let element = f.member == .max ? "MAXDEPTH" : "MEANDEPTH"
             report(f.kind, f.code, f.message, path: at(element), line: s[element]?.line)
         }
         dive.airTemperature = temperature("AIRTEMP", path: path)

@@ -58,7 +58,7 @@ extension SuuntoJSONReader {
         dive.maxDepth = depths.max
         dive.avgDepth = depths.mean
         for f in depths.findings {
-            guard let (_, m, o) = f.message.hasPrefix("the maximum") ? maxDepth : meanDepth else { continue }
+            guard let (_, m, o) = f.member == .max ? maxDepth : meanDepth else { continue }
             report(f.kind, f.code, "\"\(m.name)\": " + f.message, path: o.path(m.name), line: m.line, column: m.column)
         }
         if let (text, _) = string(&head, "Notes") { dive.notes = text }

@@ -60,7 +60,7 @@ extension SuuntoXMLState {
         dive.maxDepth = depths.max
         dive.avgDepth = depths.mean
         for f in depths.findings {
-            let element = f.message.hasPrefix("<MaxDepth>") ? "MaxDepth" : "AvgDepth"
+            let element = f.member == .max ? "MaxDepth" : "AvgDepth"
             report(f.kind, f.code, f.message, path: "\(path)/\(element)", line: scalars[element]?.line)
         }
         dive.bottomTemperature = number(scalars["BottomTemperature"], path: "\(path)/BottomTemperature")
