@@ -177,7 +177,20 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                 let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
                 // What the reader found before an error stops it is reported beside the error.
                 defer { report.findings += reader.takeFindings() }
-                while let dive = try reader.next() {
+                while var dive = try reader.next() {
+                    // Two inputs can give one output a dive id twice: a file that records no id
+                    // for its dive (FIT, Suunto's and Shearwater's exports) has an identity that is
+                    // only its place in the file, the same for every such file.
+                    if !output.claim(dive.uuid) {
+                        let id = dive.uuid
+                        dive.uuid = Identity.uuid5(namespace: id, name: "input:\(input)#\(report.dives)")
+                        output.claim(dive.uuid)
+                        report.findings.append(Finding(.resolved, "convert.id-collision",
+                            "the dive's id \(id) is that of a dive an earlier input gave this output" +
+                            (dive.provenance?.positionalIdentity == true ? " (here it only says where the dive lies in its file)" : "") +
+                            "; it is written under an id of its own, \(dive.uuid)",
+                            at: SourceLocation(file: input, line: dive.provenance?.line, path: dive.sourcePath(else: report.dives))))
+                    }
                     try output.write(dive, header: reader.header)
                     report.dives += 1
                     report.findings += reader.takeFindings()
@@ -323,6 +336,11 @@ final class OutputBuilder {
     }
 
     func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
+
+    /// The dive ids written so far: one output never holds one twice.
+    private var ids = Set<String>()
+    /// Takes `id` for a dive of this output; false when a dive of it already has it.
+    @discardableResult func claim(_ id: String) -> Bool { ids.insert(id).inserted }
 
     /// Findings the writer reported since the last call (what the format could not carry).
     func takeFindings() -> [Finding] { writer.takeFindings() }

@@ -482,9 +482,21 @@ struct FileRun {
         } else if let existing = try String.fetchOne(db, sql: """
             SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
             """, arguments: [dive.uuid, dive.uuid]) {
-            try recordSource(dive: existing, source: source, index: index, from: dive)
-            plan.outcome = .alreadyImported(existing: existing)
-            return plan
+            // An id names one dive; a dive of that id starting at another time is not it (two
+            // files converted one by one from a format that records no id share their first
+            // dive's). It gets an id of its own and goes on to the duplicate check by content.
+            if let other = try collision(dive, with: existing) {
+                let id = dive.uuid
+                dive.uuid = Identity.uuid5(namespace: id, name: "file:\(digest.sha256)#\(index)")
+                plan.diveID = dive.uuid
+                findings.append(Finding(.resolved, "store.id-collision",
+                    "the dive's id \(id) is that of the logbook's dive \(other), which starts at another time; it is imported under an id of its own",
+                    at: current ?? SourceLocation(file: path)))
+            } else {
+                try recordSource(dive: existing, source: source, index: index, from: dive)
+                plan.outcome = .alreadyImported(existing: existing)
+                return plan
+            }
         }
         if let match = try Duplicates.find(dive, files: files + (source.map { [$0] } ?? []), placed: placed, tolerance: options.tolerance, db: db) {
             plan.outcome = .duplicate(existing: match.id, label: match.label, policy: options.onDuplicate)
@@ -505,6 +517,16 @@ struct FileRun {
         try writer.insert(resolved, source: source)
         try recordSource(dive: dive.uuid, source: source, index: index, from: dive)
         return plan
+    }
+
+    /// The logbook's dive `existing` as a plan names it, when `dive` has its id but starts more
+    /// than the duplicate tolerance away from it (both with a time of day): not the same dive.
+    private func collision(_ dive: Dive, with existing: String) throws -> String? {
+        guard let start = dive.startedAt, start.time != nil,
+              let row = try Row.fetchOne(db, sql: "SELECT number, date, start_time, start_key FROM dive WHERE id = ?", arguments: [existing]),
+              let key: Int = row["start_key"], (row["start_time"] as String?) != nil,
+              abs(key - start.wallClockSeconds) > options.tolerance.start else { return nil }
+        return Duplicates.label(row)
     }
 
     /// Records record `index` of `source` as a source of the logbook's dive (nothing when

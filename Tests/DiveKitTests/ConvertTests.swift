@@ -152,3 +152,24 @@ struct UnsupportedInputTests {
         #expect(error.message == "the file is \(named), which umilog does not read yet")
     }
 }
+
+/// Two FIT files' first dives have one id (a FIT file records none: its identity is its place
+/// in the file, DiveJSON's `dive:#0`), and one output may not hold an id twice.
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct IdentityCollisionTests {
+    static let files = ["garmin-descent-mk1__2018-04-11-10-56-59.fit", "garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"]
+        .map { Paths.corpus + "/fit/" + $0 }
+
+    @Test func aSecondInputsDiveWithAnIdTheOutputHasGetsOneOfItsOwn() throws {
+        let out = Capture()
+        let report = convert(inputs: Self.files, options: ConvertOptions(to: .json), standardOutput: out)
+        #expect(!report.failed)
+        let ids = try #require(JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any])["dives"] as? [[String: Any]]
+        let uuids = ids?.compactMap { $0["uuid"] as? String } ?? []
+        #expect(uuids.count == 2 && Set(uuids).count == 2)
+        #expect(uuids.first == "1c81e561-6fc5-59c7-bcdc-5c144636e163", "the first keeps the mapping's id")
+        let f = try #require(report.inputs[1].findings.first { $0.code == "convert.id-collision" })
+        #expect(f.kind == .resolved && f.location.file == Self.files[1])
+        #expect(!report.inputs[0].findings.contains { $0.code == "convert.id-collision" })
+    }
+}

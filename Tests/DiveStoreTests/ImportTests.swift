@@ -98,6 +98,31 @@ import TestSupport
     }
 }
 
+/// Two FIT files converted one by one to DiveJSON each give their dive the mapping's positional
+/// id (`dive:#0`): the second is a different dive, not one "already in the logbook".
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct IdentityCollisionImportTests {
+    @Test func aDiveWithTheIdOfADiveStartingElsewhenIsImportedUnderItsOwn() throws {
+        let dir = try Paths.temporaryDirectory()
+        var outputs: [String] = []
+        for (k, f) in ["garmin-descent-mk1__2018-04-11-10-56-59.fit", "garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"].enumerated() {
+            let out = dir + "/\(k).divejson"
+            let r = convert(inputs: [Paths.corpus + "/fit/" + f], options: ConvertOptions(to: .json, output: out), standardOutput: MemorySink())
+            #expect(!r.failed)
+            outputs.append(out)
+        }
+        let log = try TemporaryLogbook()
+        let report = log.store.importLogbooks(outputs)
+        #expect(report.inserted == 2 && report.alreadyImported == 0 && report.exitCode == 0)
+        #expect(try log.count("dive") == 2)
+        let f = try #require(report.files[1].findings.first { $0.code == "store.id-collision" })
+        #expect(f.kind == .resolved && f.location.file == outputs[1])
+        // The same file again is the same dives: nothing new.
+        let again = log.store.importLogbooks(outputs)
+        #expect(again.inserted == 0 && again.alreadyImported == 2)
+    }
+}
+
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct CorpusImportTests {
     /// The files the shared corpus holds whose dates only a flag can give (the file cannot say).
