@@ -46,7 +46,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "make-logbook", dependencies: ["DiveCore"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "DiveCoreTests", dependencies: ["DiveCore"]),
         .testTarget(name: "DiveUDDFTests", dependencies: ["DiveUDDF", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveXMLTests", dependencies: ["DiveXML", "DiveCore", "TestSupport"]),

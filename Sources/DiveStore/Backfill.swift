@@ -294,6 +294,9 @@ struct Backfill {
             try db.execute(sql: "UPDATE dive SET status = 'matched' WHERE id = ?", arguments: [r["id"] as String])
             try db.execute(sql: "INSERT INTO list_state (site_id, state) VALUES (?, 'visited') ON CONFLICT (site_id) DO UPDATE SET state = 'visited'", arguments: [site])
         }
+        // A new site is one a dive without a position may now match by its site's name: placed
+        // here, so that a backfill after this has nothing left to do.
+        if !made.isEmpty { try placeDives() }
         return changes
     }
 }

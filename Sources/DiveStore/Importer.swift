@@ -482,10 +482,12 @@ struct FileRun {
         } else if let existing = try String.fetchOne(db, sql: """
             SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
             """, arguments: [dive.uuid, dive.uuid]) {
-            // An id names one dive; a dive of that id starting at another time is not it (two
-            // files converted one by one from a format that records no id share their first
-            // dive's). It gets an id of its own and goes on to the duplicate check by content.
-            if let other = try collision(dive, with: existing) {
+            // An id names one dive; the logbook's dive of that id starting at another time is
+            // not it (two files converted one by one from a format that records no id share
+            // their first dive's). This one gets an id of its own and goes on to the duplicate
+            // check by content. (An id the logbook keeps as a source of one of its dives is
+            // that dive's, whatever its time: the import that recorded it decided so.)
+            if existing == dive.uuid, let other = try collision(dive, with: existing) {
                 let id = dive.uuid
                 dive.uuid = Identity.uuid5(namespace: id, name: "file:\(digest.sha256)#\(index)")
                 plan.diveID = dive.uuid

@@ -1,4 +1,5 @@
 import Foundation
+import CTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,26 +16,53 @@ public struct MeasuredRun: Sendable {
     public var stderr: String
 }
 
-/// Runs `executable` with `arguments` and measures it: `wait4`
-/// gives this one child's peak RSS (not the largest of every child the test process had).
+/// Runs `executable` with `arguments` and measures it: `wait4` gives this one child's peak RSS.
+///
+/// The command is not spawned by the test process itself. `posix_spawn` starts a child that
+/// shares the parent's memory until it executes (vfork), and Linux counts that memory's high
+/// water mark in the child's peak: every child spawned directly reported the test process's own
+/// peak (a few hundred MB once the suites had run) rather than its own. So a shell, a small
+/// process, starts the command in the background, says its pid and exits; the command, orphaned,
+/// becomes the test process's child (the test process is a child subreaper), and `wait4` on it
+/// gives its own peak.
 public func runMeasured(_ executable: String, _ arguments: [String], directory: String = Paths.root) throws -> MeasuredRun {
+    guard subreaper else { throw CocoaError(.featureUnsupported) }
     let dir = try Paths.temporaryDirectory()
     let outPath = dir + "/stdout", errPath = dir + "/stderr"
+    let pidPipe = try closeOnExecPipe()
+    defer { close(pidPipe.read) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, pidPipe.write, 3)
     let cwd = FileManager.default.currentDirectoryPath
     FileManager.default.changeCurrentDirectoryPath(directory)
     defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    // The command runs with fd 3 closed; the shell writes its pid to fd 3 and exits.
+    let script = "\"$0\" \"$@\" 3>&- </dev/null & echo $! >&3"
+    let argv: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", script, executable] + arguments).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
+    var shell: pid_t = 0
     let start = Date()
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let rc = posix_spawn(&shell, "/bin/sh", &actions, nil, argv, environ)
+    close(pidPipe.write)
     guard rc == 0 else { throw CocoaError(.executableLoad) }
+    var said: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while true {
+        let n = read(pidPipe.read, &buffer, buffer.count)
+        if n > 0 { said += buffer[0..<n]; continue }
+        if n < 0 && errno == EINTR { continue }
+        break
+    }
+    var shellStatus: Int32 = 0
+    while waitpid(shell, &shellStatus, 0) < 0 && errno == EINTR {}
+    guard let pid = pid_t(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw CocoaError(.executableLoad)
+    }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -45,6 +73,9 @@ public func runMeasured(_ executable: String, _ arguments: [String], directory: 
     return MeasuredRun(status: signaled ? -1 : (status >> 8) & 0xff, signal: signaled ? status & 0x7f : nil,
                        peakKB: Int(usage.ru_maxrss), seconds: seconds, stdout: stdout, stderr: stderr)
 }
+
+/// The test process, made a child subreaper once (see ``runMeasured(_:_:directory:)``).
+private let subreaper: Bool = umilog_become_subreaper() == 0
 
 @_silgen_name("pipe2") private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 

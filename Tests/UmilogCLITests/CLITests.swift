@@ -160,3 +160,18 @@ struct ConformCLITests {
         #expect(!r.stderr.contains("store:"))
     }
 }
+
+/// A measured run's peak memory is the command's own, not the test process's: a child the test
+/// process spawned directly reported the test process's high-water mark (Linux counts the memory
+/// a vfork child shares before it executes).
+@Suite struct MeasuredRunTests {
+    @Test func aCommandsPeakIsItsOwnWhateverTheTestProcessHolds() throws {
+        let ballast = UnsafeMutableRawBufferPointer.allocate(byteCount: 96 << 20, alignment: 4096)
+        defer { ballast.deallocate() }
+        ballast.initializeMemory(as: UInt8.self, repeating: 1)
+        let r = try runMeasured("/bin/sh", ["-c", "exit 3"])
+        #expect(r.status == 3)
+        #expect(r.peakKB < 32 << 10, "\(r.peakKB) KB for a shell that exits at once")
+        #expect(ballast.load(fromByteOffset: 50 << 20, as: UInt8.self) == 1)
+    }
+}
