@@ -125,7 +125,7 @@ public final class FITDecoder {
     }
 
     private func fail(_ code: String, _ message: String, at offset: Int) -> DiveError {
-        DiveError(code, message + " (byte \(offset))", at: location(atByte: offset))
+        DiveError(code, message, at: location(atByte: offset))
     }
 
     /// The next data message, fully decoded; nil after the last file's CRC.
@@ -153,7 +153,7 @@ public final class FITDecoder {
                 continue
             }
             guard pos < bytes.count else {
-                throw fail("fit.truncated", "the file ends inside its data (\(dataEnd - pos) more bytes and the CRC expected)", at: pos)
+                throw fail("fit.truncated", "the file ends after \(bytes.count) bytes, where its header promises \(dataEnd - pos) more and a CRC: it looks cut short", at: pos)
             }
             let start = pos
             let recordHeader = bytes[pos]
@@ -282,16 +282,16 @@ public final class FITDecoder {
         let size = Int(bytes[start])
         if remaining >= 12, size >= 12 {
             guard bytes[start + 8] == 0x2E, bytes[start + 9] == 0x46, bytes[start + 10] == 0x49, bytes[start + 11] == 0x54 else {
-                throw fail("fit.header", "no \".FIT\" signature in the file header", at: start)
+                throw fail("fit.header", "the file has no \".FIT\" signature where a FIT file has one: it is not a FIT file", at: start)
             }
         } else if remaining < 12 {
             throw fail(fileCount == 0 ? "fit.truncated" : "fit.header",
-                       fileCount == 0 ? "the file ends inside its header" : "\(remaining) bytes after the end of the FIT data are not a FIT header",
+                       fileCount == 0 ? "the file ends after \(bytes.count) bytes, inside its header: it looks cut short" : "\(remaining) bytes after the end of the FIT data are not a FIT header",
                        at: start)
         } else {
             throw fail("fit.header", "a FIT header is at least 12 bytes, this one says \(size)", at: start)
         }
-        guard remaining >= size else { throw fail("fit.truncated", "the file ends inside its header", at: start) }
+        guard remaining >= size else { throw fail("fit.truncated", "the file ends after \(bytes.count) bytes, inside its header: it looks cut short", at: start) }
         let dataSize = Int(u32le(start + 4))
         var headerCRC: UInt16?
         if size >= 14 {
@@ -300,7 +300,7 @@ public final class FITDecoder {
             if stored != 0 {
                 let computed = FITCRC.compute(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 12)]))
                 if computed != stored {
-                    throw fail("fit.crc", "the header CRC is \(hex(stored)), the header's bytes give \(hex(computed))", at: start + 12)
+                    throw fail("fit.crc", "the header's checksum is \(hex(stored)) and its bytes give \(hex(computed)): the header is damaged", at: start + 12)
                 }
             }
         }
@@ -318,11 +318,11 @@ public final class FITDecoder {
 
     private func checkFileCRC() throws {
         guard dataEnd + 2 <= bytes.count else {
-            throw fail("fit.truncated", "the file ends before its CRC", at: dataEnd)
+            throw fail("fit.truncated", "the file ends after \(bytes.count) bytes, before the CRC that closes its data: it looks cut short", at: dataEnd)
         }
         let stored = u16le(dataEnd)
         if verifiesCRC, stored != crc.value {
-            let error = fail("fit.crc", "the file CRC is \(hex(stored)), the file's bytes give \(hex(crc.value))", at: dataEnd)
+            let error = fail("fit.crc", "the file's checksum is \(hex(stored)) and its bytes give \(hex(crc.value)): the file was damaged in transfer or storage, and values read from it may be wrong", at: dataEnd)
             if crcMismatchIsFatal { throw error }
             crcMismatches.append(error)
         }
@@ -335,11 +335,11 @@ public final class FITDecoder {
         let end = start + count
         if end > dataEnd {
             if end > bytes.count, dataEnd > bytes.count {
-                throw fail("fit.truncated", "the file ends inside a message", at: message)
+                throw fail("fit.truncated", "the file ends after \(bytes.count) bytes, inside a message that begins here: it looks cut short", at: message)
             }
-            throw fail("fit.bad-definition", "the message runs \(end - dataEnd) bytes past the end of the data", at: message)
+            throw fail("fit.bad-definition", "the message that begins here runs \(end - dataEnd) bytes past the end of the data its header declares: its definition and its data disagree", at: message)
         }
-        if end > bytes.count { throw fail("fit.truncated", "the file ends inside a message", at: message) }
+        if end > bytes.count { throw fail("fit.truncated", "the file ends after \(bytes.count) bytes, inside a message that begins here: it looks cut short", at: message) }
     }
 
     private func consume(to end: Int) {

@@ -78,6 +78,7 @@ extension FITReader {
         c.mark(session, [253, 254, 0, 1, 2, 25, 26])
         c.mark(lap, [253, 254, 0, 1, 2])
         c.mark(summary, [253, 0, 1])
+        for m in w.copies { c.mark(m, m.fields.map(\.number)) }
 
         let depths = d.channels[Channel.depth.rawValue]
         if let sport = c.take(session, 5)?.uintValue, sport != 53, depths.times.isEmpty {
@@ -149,16 +150,24 @@ extension FITReader {
             return delta >= 0 ? Int(delta) * 1000 : nil
         }
         var beforeStart = 0
+        /// Readings no sea or diver can give (a damaged file's), per channel: first value and count.
+        var impossible: [(field: String, first: Int32, count: Int)] = []
         func series(_ ch: Channel, _ convert: (Int32) -> Int?) -> Series? {
             let raw = d.channels[ch.rawValue]
             guard !raw.times.isEmpty else { return nil }
             var pairs: [(Int, Int)] = []
             pairs.reserveCapacity(raw.times.count)
+            var rejected = 0, first: Int32 = 0
             for k in raw.times.indices {
                 guard let t = ms(raw.times[k]) else { beforeStart += 1; continue }
-                guard let v = convert(raw.values[k]) else { continue }
+                guard let v = convert(raw.values[k]) else {
+                    if rejected == 0 { first = raw.values[k] }
+                    rejected += 1
+                    continue
+                }
                 pairs.append((t, v))
             }
+            if rejected > 0 { impossible.append((FITProfile.fieldNames[Mesg.record]?[ch.field] ?? "field \(ch.field)", first, rejected)) }
             return Self.series(pairs, collisions: &collisions)
         }
         var collisions = 0
@@ -167,14 +176,22 @@ extension FITReader {
         let depthMM = series(.depth) { v in v >= 0 && v <= 11_000_000 ? Int(v) : nil }
         profile.depth = depthMM.map { Series(times: $0.times, values: $0.values.map { Int((Double($0) / 10).rounded(.toNearestOrAwayFromZero)) }) }
         profile.temperature = series(.temperature) { v in v >= -50 && v <= 100 ? Int(v) * 100 : nil }
-        profile.ceiling = series(.ceiling) { v in
-            if v == 0 { zeroCeilings += 1; return nil }
+        let ceilingMM = series(.ceiling) { v in
+            if v == 0 { zeroCeilings += 1; return 0 }
             return v > 0 && v <= 11_000_000 ? Int((Double(v) / 10).rounded(.toNearestOrAwayFromZero)) : nil
+        }
+        // A zero is no ceiling (DiveJSON's converting.md), counted apart from the impossible.
+        profile.ceiling = ceilingMM.flatMap { s in
+            let keep = s.values.indices.filter { s.values[$0] != 0 }
+            return keep.isEmpty ? nil : Series(times: keep.map { s.times[$0] }, values: keep.map { s.values[$0] })
         }
         profile.ndl = series(.ndl) { v in v >= 0 ? Int(v) : nil }
         profile.tts = series(.tts) { v in v >= 0 ? Int(v) : nil }
         profile.cns = series(.cns) { v in v >= 0 && v <= 1000 ? Int(v) * 10 : nil }
         profile.ppo2 = series(.ppo2) { v in v >= 0 ? Int(v) : nil }
+        for x in impossible {
+            report(.dropped, "value-out-of-range", "\(x.count) record(s) state a \(x.field) no dive can have (the first: \(x.first) in the file's units), a damaged value; not carried", at: at)
+        }
         if zeroCeilings > 0 {
             report(.dropped, "zero-ceiling", "\(zeroCeilings) record(s) state a next_stop_depth of 0, which says the diver may surface, not a ceiling at 0 m; not carried as ceilings", at: at)
         }

@@ -24,6 +24,8 @@ extension FITReader {
         }
         if let s = (info.flatMap { $0.value(0)?.uintValue == 0 ? c.take($0, 3) : nil } ?? c.take(file, 3))?.uintValue, s != 0 {
             device.serial = String(s)
+            // The file's own claim, when it is the same number, is carried with it.
+            if file?.value(3)?.uintValue == s { c.mark(file, [3]) }
         }
         if let n = c.take(session, 156)?.uintValue, n > 0, n < 1_000_000_000 { device.diveNumber = Int(n) }
         return device.isEmpty ? nil : device

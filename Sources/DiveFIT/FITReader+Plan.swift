@@ -26,6 +26,9 @@ struct DiveWindow {
     var gases: [FITMessage] = []
     var settings: FITMessage?
     var tankSummaries: [FITMessage] = []
+    /// A one-lap session's lap and that lap's `dive_summary`: copies of the session's figures,
+    /// read for nothing the session does not say.
+    var copies: [FITMessage] = []
 }
 
 /// The first pass: every summary message kept, and the dives they describe laid out in time.
@@ -148,6 +151,9 @@ struct FITPlan {
                 var w = DiveWindow(file: f, start: Self.start(of: session) ?? files[f].firstRecordTime, session: session,
                                    summary: sessionSummary ?? lapSummaries.first(where: { $0.1 != nil })?.1)
                 (w.gases, w.settings, w.tankSummaries) = owned
+                if own.count == 1, sessionSummary != nil {
+                    w.copies = [own[0]] + (lapSummaries[0].1.map { [$0] } ?? [])
+                }
                 fileWindows.append(w)
             }
         }

@@ -189,15 +189,26 @@ struct FITTally {
                    frame: frame)
     }
 
+    /// The fields of each message type the reader reads that it did not carry: one finding per
+    /// message type, naming each field with its count (a file repeats them in every record).
+    private var fields: [UInt16: (first: FITFrame, counts: [(number: UInt8, count: Int)])] = [:]
+    private var fieldOrder: [UInt16] = []
+
     /// A field of a message the reader reads, which it does not carry.
     mutating func field(_ message: UInt16, _ number: UInt8, frame: FITFrame) {
-        notCarried("f\(message).\(number)", "not-carried", Self.fieldName(message, number), frame: frame)
+        if fields[message] == nil {
+            fields[message] = (frame, [])
+            fieldOrder.append(message)
+        }
+        if let k = fields[message]!.counts.firstIndex(where: { $0.number == number }) {
+            fields[message]!.counts[k].count += 1
+        } else {
+            fields[message]!.counts.append((number, 1))
+        }
     }
 
     static func fieldName(_ message: UInt16, _ number: UInt8) -> String {
-        let m = FITProfile.messageNames[message] ?? "message \(message)"
-        if let f = FITProfile.fieldNames[message]?[number] { return "\(m) field \(f) (\(number))" }
-        return "\(m) field \(number), which the FIT profile does not define,"
+        FITProfile.fieldNames[message]?[number].map { "\($0) (\(number))" } ?? "field \(number) (not in the FIT profile)"
     }
 
     mutating func developerField(_ message: UInt16, name: String, frame: FITFrame) {
@@ -216,5 +227,14 @@ struct FITTally {
         tally.add("n\(code)|\(message)", kind, "fit.\(code)", at: Self.location(file, frame)) { $0 == 1 ? message : "\(message) (\($0) times; the first here)" }
     }
 
-    func report(into findings: inout [Finding]) { findings += tally.findings() }
+    func report(into findings: inout [Finding]) {
+        findings += tally.findings()
+        for m in fieldOrder {
+            guard let f = fields[m] else { continue }
+            let name = FITProfile.messageNames[m] ?? "message \(m)"
+            let list = f.counts.map { c in (c.count > 1 ? "\(c.count) × " : "") + Self.fieldName(m, c.number) }.joined(separator: ", ")
+            findings.append(Finding(.dropped, "fit.not-carried", "\(name) fields a dive log has no member for, not carried: \(list) (the first here)",
+                                    at: Self.location(file, f.first)))
+        }
+    }
 }

@@ -187,7 +187,7 @@ public final class FITReader: DiveSource {
         emit(upTo: plan.windows.count)
         finished = true
         for e in decoder.crcMismatches {
-            findings.append(Finding(.resolved, e.code, e.message + "; the data is read on (the CRC guards against transfer errors, and the messages decode)", at: e.location))
+            findings.append(Finding(.resolved, e.code, e.message + "; every message decodes, so the dives are read (check them against the device)", at: e.location))
         }
         reportUnconsumed()
         tally.report(into: &findings)

@@ -131,6 +131,26 @@ private func readAll(_ bytes: [UInt8]) throws -> (Logbook, [Finding]) {
         #expect(f.location.path == "message 6 (byte \(at + 6 + 3))")
     }
 
+    @Test func aValueNoDiveCanHaveIsReportedNotDroppedQuietly() throws {
+        // next_stop_depth (93) of 16,711.68 m on the second record — a damaged byte — and the
+        // distance (5) and speed (6) every record carries, which a dive log has no member for.
+        var records = definition(local: 1, global: 20, [(253, 4, 0x86), (92, 4, 0x86), (93, 4, 0x86), (5, 4, 0x86), (6, 2, 0x84)])
+        for (k, stop) in [UInt32(3000), 16_711_680, 3000].enumerated() {
+            records += [0x01] + le32(t0 + UInt32(k * 10)) + le32(12_000) + le32(stop) + le32(100) + le16(5)
+        }
+        records += definition(local: 2, global: 18, [(253, 4, 0x86), (2, 4, 0x86), (5, 1, 0x00)])
+        records += [0x02] + le32(t0 + 30) + le32(t0) + [53]
+        let (book, findings) = try readAll(fitFile(records))
+        #expect(book.dives.first?.profile?.ceiling?.values == [300, 300])
+        let f = try #require(findings.first { $0.code == "fit.value-out-of-range" })
+        #expect(f.message.hasPrefix("1 record(s) state a next_stop_depth no dive can have (the first: 16711680"))
+        // One finding for the record's fields, each named with its count.
+        let record = findings.filter { $0.code == "fit.not-carried" && $0.message.hasPrefix("record fields") }
+        #expect(record.count == 1)
+        #expect(record.first?.message.contains("3 × distance (5), 3 × speed (6)") == true)
+        #expect(record.first?.location.path == "message 0 (byte \(14 + 6 + 5 * 3))")
+    }
+
     @Test func aDeveloperDuplicateNeverStandsInForTheNativeField() throws {
         // The session's maximum only as a developer float: read as not recorded, so the
         // maximum is the deepest sample (inferred), never the vendor's float.
