@@ -18,11 +18,11 @@ struct Convert: ParsableCommand {
     @Argument(help: "Input files (- for standard input).")
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("Output format: \(FormatHelp.written)."))
-    var to: FileFormat
+    @Option(help: ArgumentHelp("Output format: \(FormatHelp.written).", valueName: "format"))
+    var to: WrittenFormat
 
-    @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatHelp.read)."))
-    var from: FileFormat?
+    @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatHelp.read).", valueName: "format"))
+    var from: ReadFormat?
 
     @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
     var output: String?
@@ -49,7 +49,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        var options = ConvertOptions(to: to, from: from, output: output, units: units, dateOnlyStart: dateOnlyStart)
+        var options = ConvertOptions(to: to.format, from: from?.format, output: output, units: units, dateOnlyStart: dateOnlyStart)
         options.csv = try csv.readOptions()
         let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
         var findings: [Finding] = []

@@ -10,7 +10,7 @@ struct Inspect: ParsableCommand {
     var file: String
 
     @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatRegistry.list(FileFormat.readable)).", valueName: "format"))
-    var from: FileFormat?
+    var from: ReadFormat?
 
     @Flag(name: .shortAndLong, help: "Also list the findings.")
     var verbose = false
@@ -21,7 +21,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         let s: InspectSummary
         do {
-            s = try DiveKit.inspect(path: file, format: from, csv: csv.readOptions())
+            s = try DiveKit.inspect(path: file, format: from?.format, csv: csv.readOptions())
         } catch let e as DiveError {
             printError(describeWithFromHint(e))
             throw ExitCode(1)

@@ -20,7 +20,7 @@ func describeWithFromHint(_ e: DiveError) -> String {
 struct Umilog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umilog",
-        abstract: "Read, convert and check dive logs: UDDF, DiveJSON, CSV and Subsurface XML in and out.",
+        abstract: "Read, convert and check dive logs: UDDF, DiveJSON, CSV and Subsurface XML in and out; Garmin FIT, Suunto (DM3, DM4/DM5, app JSON) and Shearwater exports in.",
         version: "0.1.0",
         subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self, Backfill.self, Sites.self]
     )
@@ -52,6 +52,26 @@ struct Umilog: ParsableCommand {
 
 extension FileFormat: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// A `--to` value: a format umilog writes. `--to fit` is bad usage (exit 2), not a failed input.
+struct WrittenFormat: ExpressibleByArgument {
+    let format: FileFormat
+    init?(argument: String) {
+        guard let f = FileFormat(rawValue: argument), f.entry.writer != nil else { return nil }
+        format = f
+    }
+    static var allValueStrings: [String] { FileFormat.writable.map(\.rawValue) }
+}
+
+/// A `--from` value: a format umilog reads.
+struct ReadFormat: ExpressibleByArgument {
+    let format: FileFormat
+    init?(argument: String) {
+        guard let f = FileFormat(rawValue: argument), f.entry.open != nil else { return nil }
+        format = f
+    }
+    static var allValueStrings: [String] { FileFormat.readable.map(\.rawValue) }
 }
 
 /// The formats' names and what each is, from the registry, for help texts.

@@ -77,7 +77,17 @@ let sampleNotCarried = [
     @Test func helpExitsZero() throws {
         let r = try umilog(["convert", "--help"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("--to <to>"))
+        #expect(r.stdout.contains("--to <format>"))
+        // --to lists what umilog writes, --from what it reads.
+        #expect(r.stdout.contains("(values: uddf, json, csv, csv-profile, ssrf)"))
+        #expect(r.stdout.contains("fit (Garmin FIT)"))
+    }
+
+    /// A format umilog reads and does not write is bad usage for --to, not a failed input.
+    @Test func toAFormatNotWrittenIsBadUsage() throws {
+        let r = try umilog(["convert", "Samples/logbook.uddf", "--to", "fit", "-o", "/dev/null"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("The value 'fit' is invalid for '--to <format>'. Please provide one of 'uddf', 'json', 'csv', 'csv-profile' or 'ssrf'."))
     }
 
     @Test func inspectPrintsTheSummary() throws {
