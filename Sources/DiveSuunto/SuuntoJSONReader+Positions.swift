@@ -1,43 +1,48 @@
 import DiveCore
 
-/// Entry and exit positions, by `converting.md`'s *Where a fix belongs*: the deepest sample
-/// splits the fixes; on each side the fix nearest it is taken, or the nearest within 40 s of
-/// it whose stated error (`EHPE`) is at most 10 m.
+/// Entry and exit positions, by `converting.md`'s *Where a fix belongs* (DiveCore's
+/// ``FixChoice``): the deepest sample splits the fixes; on each side the fix nearest it is
+/// taken, or the nearest within 40 s of it whose stated error (`EHPE`) is at most 10 m.
 extension SuuntoJSONReader {
-    static let fixWindow = 40_000
-    static let fixBound = 10.0
-
     func positions(_ streams: SampleStreams, depth: Series?) -> (entry: Position?, exit: Position?) {
         guard let firstFix = streams.fixes.first else { return (nil, nil) }
-        guard let depth, let deepest = depth.values.max(), let i = depth.values.firstIndex(of: deepest) else {
+        guard let split = FixChoice.split(depth) else {
             report(.dropped, "positions-without-depth",
                    "\(streams.fixes.count) position\(streams.fixes.count == 1 ? "" : "s") and no depth reading to tell the descent from the surfacing; neither an entry nor an exit is carried",
                    path: firstFix.path, line: firstFix.line, column: firstFix.column)
             return (nil, nil)
         }
-        let split = depth.times[i]
+        // In the source's order of time and sample; a route origin states no error.
         let fixes = streams.fixes.sorted { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }
-        func error(_ f: SourceFix) -> Double? { f.isOrigin ? nil : streams.errors[f.t] }
-        /// `side` is ordered nearest the split first.
-        func choose(_ side: [SourceFix]) -> SourceFix? {
-            guard let nearest = side.first else { return nil }
-            let window = side.prefix { abs($0.t - nearest.t) <= Self.fixWindow }
-            guard let vouched = window.first(where: { error($0).map { $0 <= Self.fixBound } ?? false }) else { return nearest }
-            if vouched.t != nearest.t || vouched.k != nearest.k {
+        let choices = fixes.map { f in
+            FixChoice.Fix(time: f.t, position: f.position, error: f.isOrigin ? nil : streams.errors[f.t])
+        }
+        // Of fixes at one instant, the later in the file is the nearer the split before it and
+        // the farther after it: each side is chosen from the order that says so (the rule's
+        // sort keeps the order it is given among equal times).
+        let entry = FixChoice.choose(choices.reversed(), split: split).entry
+        let exit = FixChoice.choose(choices, split: split).exit
+        /// The source fix a choice took: the first on its side, in that side's order, equal to it.
+        func source(_ choice: FixChoice.Choice?, before: Bool) -> Int? {
+            guard let choice else { return nil }
+            let side = before ? Array(choices.indices.reversed()) : Array(choices.indices)
+            guard let i = side.first(where: { choices[$0] == choice.fix && (before ? choices[$0].time < split : choices[$0].time > split) }) else { return nil }
+            if choice.passedOverNearest {
+                let f = fixes[i]
                 report(.resolved, "fix-vouched",
                        "the fix taken is not the one nearest the deepest sample: that one's stated error is above 10 m or unstated, and this one, within 40 s of it, states 10 m or less",
-                       path: vouched.path, line: vouched.line, column: vouched.column)
+                       path: f.path, line: f.line, column: f.column)
             }
-            return vouched
+            return i
         }
-        let entry = choose(fixes.filter { $0.t < split }.reversed())
-        let exit = choose(fixes.filter { $0.t > split })
-        let rest = fixes.filter { f in ![entry, exit].contains { $0.map { $0.t == f.t && $0.k == f.k } ?? false } }
-        if let f = rest.first {
+        let taken = [source(entry, before: true), source(exit, before: false)].compactMap { $0 }
+        let rest = fixes.indices.filter { !taken.contains($0) }
+        if let i = rest.first {
+            let f = fixes[i]
             report(.dropped, "track-not-carried",
                    "\(rest.count) position\(rest.count == 1 ? " is" : "s are") the rest of the route besides the entry and the exit, which a dive carries alone; not carried",
                    path: f.path, line: f.line, column: f.column)
         }
-        return (entry?.position, exit?.position)
+        return (entry?.fix.position, exit?.fix.position)
     }
 }
