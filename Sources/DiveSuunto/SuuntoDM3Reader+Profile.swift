@@ -25,13 +25,13 @@ extension SuuntoDM3State {
             let at = "\(samplePath)/\(k)"
             guard let seconds = decimal(sample.fields["SAMPLETIME"], "SAMPLETIME", path: "\(at)/SAMPLETIME") else {
                 if sample.fields["SAMPLETIME"]?.text == nil {
-                    report(.dropped, "sample-without-time", "a <SAMPLE> records no <SAMPLETIME>; not carried", path: at, line: sample.line)
+                    count(.dropped, "sample-without-time", "SAMPLE", "a <SAMPLE> records no <SAMPLETIME>; not carried", path: at, line: sample.line)
                 }
                 continue
             }
             guard InputLimits.Range.diveSeconds.contains(seconds), let ms = seconds.scaledInteger(3) else {
-                report(.dropped, "sample-time-out-of-range", "<SAMPLETIME> \(seconds) s is outside a dive's 0 s to 10 days; not carried",
-                       path: "\(at)/SAMPLETIME", line: sample.line)
+                count(.dropped, "sample-time-out-of-range", "SAMPLETIME", "<SAMPLETIME> \(seconds) s is outside a dive's 0 s to 10 days; not carried",
+                      path: "\(at)/SAMPLETIME", line: sample.line)
                 continue
             }
             timed.append((ms, k))
@@ -45,9 +45,9 @@ extension SuuntoDM3State {
         var kept: [Int] = []
         func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ at: String, _ line: Int) {
             if let last = series.times.last, t <= last {
-                report(.dropped, "sample-same-instant",
-                       "a <\(name)> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
-                       path: "\(at)/\(name)", line: line)
+                count(.dropped, "sample-same-instant", name,
+                      "a <\(name)> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
+                      path: "\(at)/\(name)", line: line)
                 return
             }
             series.append(t, value)
@@ -63,7 +63,7 @@ extension SuuntoDM3State {
             let f = sample.fields
             if let d = decimal(f["DEPTH"], "DEPTH", path: "\(at)/DEPTH") {
                 if d.isNegative || !InputLimits.Range.depthMetres.contains(d) {
-                    report(.dropped, "depth-out-of-range", "<DEPTH> \(d) m is above the surface or deeper than any sea; not carried", path: "\(at)/DEPTH", line: sample.line)
+                    count(.dropped, "depth-out-of-range", "DEPTH", "<DEPTH> \(d) m is above the surface or deeper than any sea; not carried", path: "\(at)/DEPTH", line: sample.line)
                 } else if let cm = d.scaledInteger(2) {
                     add(&depth, t, cm, "DEPTH", at, sample.line)
                 }
@@ -75,12 +75,12 @@ extension SuuntoDM3State {
             }
             if let p = decimal(f["PRESSURE"], "PRESSURE", path: "\(at)/PRESSURE") {
                 if p.isZero { zeroPressures += 1 } else if p.isNegative || p.shifted(by: -3).doubleValue > 500 {
-                    report(.dropped, "pressure-out-of-range", "<PRESSURE> \(p) mbar is outside 0 to 500 bar; not carried", path: "\(at)/PRESSURE", line: sample.line)
+                    count(.dropped, "pressure-out-of-range", "PRESSURE", "<PRESSURE> \(p) mbar is outside 0 to 500 bar; not carried", path: "\(at)/PRESSURE", line: sample.line)
                 } else if pressures.last.map({ $0.t < t }) ?? true {
                     pressures.append((t, p))
                 } else {
-                    report(.dropped, "sample-same-instant", "a <PRESSURE> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
-                           path: "\(at)/PRESSURE", line: sample.line)
+                    count(.dropped, "sample-same-instant", "PRESSURE", "a <PRESSURE> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
+                          path: "\(at)/PRESSURE", line: sample.line)
                 }
             }
             if let text = f["BOOKMARK"]?.text {

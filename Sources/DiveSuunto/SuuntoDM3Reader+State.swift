@@ -98,6 +98,25 @@ final class SuuntoDM3State: XMLEventHandler, XMLDiveState {
         findings.append(Finding(kind, "suunto-dm3.\(code)", message, at: SourceLocation(file: file, line: line ?? self.line, path: path)))
     }
 
+    /// Findings that may recur on every sample, counted: one per code and element per dive,
+    /// located at the first, its message given the count (reported when the `<MSG>` closes).
+    var tally = FindingTally()
+
+    /// Counts a finding about element `name` that may recur on every sample: the message and
+    /// the path are built for the first occurrence only.
+    func count(_ kind: FindingKind, _ code: String, _ name: String, _ message: @autoclosure () -> String,
+               path: @autoclosure () -> String, line: Int) {
+        let key = code + "\u{0}" + name
+        guard tally.count(key) == 0 else {
+            tally.add(key, kind, code, at: SourceLocation()) { _ in "" }
+            return
+        }
+        let text = message()
+        tally.add(key, kind, "suunto-dm3.\(code)", at: SourceLocation(file: file, line: line, path: path())) { n in
+            n == 1 ? text : "\(text) (\(n) of them; the first is here)"
+        }
+    }
+
     // MARK: SAX events
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
@@ -186,6 +205,8 @@ final class SuuntoDM3State: XMLEventHandler, XMLDiveState {
         reportDrops(dive: true, prefix: prefix)
         accountant.inRecord = false
         if let dive = buildDive() { ready.append(dive) }
+        findings += tally.findings()
+        tally.removeAll()
         logbook.divesRead += 1
     }
 

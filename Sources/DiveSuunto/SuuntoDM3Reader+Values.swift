@@ -27,7 +27,7 @@ extension SuuntoDM3State {
     func decimal(_ value: DM3Value?, _ name: String, path: String) -> DecimalNumber? {
         guard let value, let text = value.text else { return nil }
         guard let d = Self.decimal(text) else {
-            report(.dropped, "not-a-number", "<\(name)> holds \"\(text)\", which is not a number; not carried", path: path, line: value.line)
+            count(.dropped, "not-a-number", name, "<\(name)> holds \"\(text)\", which is not a number; not carried", path: path, line: value.line)
             return nil
         }
         return d

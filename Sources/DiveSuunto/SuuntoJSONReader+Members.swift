@@ -138,36 +138,6 @@ extension JSONNode {
     }
 }
 
-/// Findings counted by what they say and where (a path with its indices folded), so a habit of
-/// every sample is one finding: the first occurrence locates it, the message gives the count.
-struct FindingTally {
-    struct Entry {
-        var kind: FindingKind
-        var code: String
-        var path: String
-        var line: Int
-        var column: Int
-        var count: Int
-        /// The message for `count` occurrences.
-        var message: (Int) -> String
-    }
-
-    private(set) var entries: [Entry] = []
-    private var index: [String: Int] = [:]
-
-    /// Counts one occurrence of the finding `key` names; `make` builds it the first time.
-    mutating func add(_ key: String, _ make: () -> Entry) {
-        if let i = index[key] { entries[i].count += 1; return }
-        index[key] = entries.count
-        entries.append(make())
-    }
-
-    mutating func removeAll() {
-        entries.removeAll()
-        index.removeAll()
-    }
-}
-
 /// Members nobody read, by their folded path: the raw material of `suunto-json.not-carried`.
 struct UncarriedTally {
     struct Entry {

@@ -72,9 +72,15 @@ public final class SuuntoJSONReader: DiveSource {
     /// (and `variant`, where the message names a value), located at its first occurrence.
     func count(_ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, pattern: String,
                path: @autoclosure () -> String, line: Int, column: Int, variant: String = "") {
-        tally.add(code + "\u{0}" + pattern + "\u{0}" + variant) {
-            FindingTally.Entry(kind: kind, code: "suunto-json.\(code)", path: path(), line: line, column: column, count: 1,
-                               message: { [text = message()] n in n == 1 ? text : "\(text) (\(n) of them; the first is here)" })
+        let key = code + "\u{0}" + pattern + "\u{0}" + variant
+        // A repeat only counts: its message, code and location are never built.
+        guard tally.count(key) == 0 else {
+            tally.add(key, kind, code, at: SourceLocation()) { _ in "" }
+            return
+        }
+        let text = message()
+        tally.add(key, kind, "suunto-json.\(code)", at: SourceLocation(file: displayName, line: line, column: column, path: path())) { n in
+            n == 1 ? text : "\(text) (\(n) of them; the first is here)"
         }
     }
 
@@ -242,9 +248,7 @@ public final class SuuntoJSONReader: DiveSource {
         finish(root)
 
         var out = findings
-        out += tally.entries.map { e in
-            Finding(e.kind, e.code, e.message(e.count), at: SourceLocation(file: name, line: e.line, column: e.column, path: e.path))
-        }
+        out += tally.findings()
         out += uncarried.findings(file: name, code: "suunto-json.not-carried")
         tally.removeAll()
         // In the order of the file, as a compiler lists its diagnostics.

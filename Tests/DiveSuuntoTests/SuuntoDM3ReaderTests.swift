@@ -252,6 +252,21 @@ let dm3Start = "<DATE>02.03.2024</DATE>\n<TIME>09:15:00</TIME>\n"
         #expect(p.events.last?.type == .gasSwitch && p.events.last?.gasNumber == 1)
     }
 
+    /// A habit of every sample is one finding per dive, at the first sample, with the count:
+    /// 2,000 depths above the surface and 2,000 temperatures that are no number are two
+    /// findings, not 4,000.
+    @Test func aHabitOfEverySampleIsOneFindingWithItsCount() throws {
+        let samples = (0..<2000).map { "<SAMPLE><SAMPLETIME>\($0 * 10)</SAMPLETIME><DEPTH>-3</DEPTH><TEMPERATURE>n/a</TEMPERATURE></SAMPLE>\n" }
+        let path = try makeSDE([("0.xml", dm3(dm3Start + samples.joined()))])
+        let (dives, findings, _) = try readDM3(path, displayName: "t.SDE")
+        #expect(dives.count == 1)
+        let depth = findings.filter { $0.code == "suunto-dm3.depth-out-of-range" }
+        #expect(depth.map(\.description) == ["t.SDE(0.xml):6: dropped[suunto-dm3.depth-out-of-range]: MSG/SAMPLE/0/DEPTH: <DEPTH> -3 m is above the surface or deeper than any sea; not carried (2000 of them; the first is here)"])
+        let temperature = findings.filter { $0.code == "suunto-dm3.not-a-number" }
+        #expect(temperature.map(\.description) == [#"t.SDE(0.xml):6: dropped[suunto-dm3.not-a-number]: MSG/SAMPLE/0/TEMPERATURE: <TEMPERATURE> holds "n/a", which is not a number; not carried (2000 of them; the first is here)"#])
+        #expect(findings.count < 20)
+    }
+
     @Test func theSnifferKnowsADM3ExportFromAnotherZip() throws {
         let sde = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Paths.samples + "/suunto-dm3.SDE")))
         #expect(SuuntoDM3.sniff(Array(sde.prefix(64 << 10))))
