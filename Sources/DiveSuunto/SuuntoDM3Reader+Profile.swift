@@ -38,19 +38,18 @@ extension SuuntoDM3State {
         }
         timed.sort { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }
 
-        var depth = Series(), temperature = Series()
-        var pressures: [(t: Int, mbar: DecimalNumber)] = []
+        // Pressures in decipascals (thousandths of a millibar), to keep Dive Manager's
+        // millibars exact until the straight-line test has read them.
+        var depth = Series(), temperature = Series(), pressures = Series()
         var events: [Event] = []
         var zeroTemperatures = 0, zeroPressures = 0
         var kept: [Int] = []
         func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ at: String, _ line: Int) {
-            if let last = series.times.last, t <= last {
+            if !series.appendKeepingFirst(t, value) {
                 count(.dropped, "sample-same-instant", name,
                       "a <\(name)> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
                       path: "\(at)/\(name)", line: line)
-                return
             }
-            series.append(t, value)
         }
         for (t, k) in timed {
             let sample = samples[k]
@@ -76,11 +75,8 @@ extension SuuntoDM3State {
             if let p = decimal(f["PRESSURE"], "PRESSURE", path: "\(at)/PRESSURE") {
                 if p.isZero { zeroPressures += 1 } else if p.isNegative || p.shifted(by: -3).doubleValue > 500 {
                     count(.dropped, "pressure-out-of-range", "PRESSURE", "<PRESSURE> \(p) mbar is outside 0 to 500 bar; not carried", path: "\(at)/PRESSURE", line: sample.line)
-                } else if pressures.last.map({ $0.t < t }) ?? true {
-                    pressures.append((t, p))
-                } else {
-                    count(.dropped, "sample-same-instant", "PRESSURE", "a <PRESSURE> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
-                          path: "\(at)/PRESSURE", line: sample.line)
+                } else if let dPa = p.scaledInteger(3) {
+                    add(&pressures, t, dPa, "PRESSURE", at, sample.line)
                 }
             }
             if let text = f["BOOKMARK"]?.text {
@@ -125,11 +121,14 @@ extension SuuntoDM3State {
     /// straight line in time (within 2 mbar, Dive Manager rounding to the millibar) are the line
     /// it draws between the start and end pressures a diver types in: they are carried as the
     /// cylinder's start and end, not as readings. Returns whether a pressure channel was made.
-    private func readPressures(_ pressures: [(t: Int, mbar: DecimalNumber)], into profile: inout Profile,
+    /// `pressures` are in decipascals (thousandths of a millibar).
+    private func readPressures(_ pressures: Series, into profile: inout Profile,
                                cylinders: inout [Cylinder], path: String) -> Bool {
-        guard let first = pressures.first, let last = pressures.last else { return false }
+        guard let t0 = pressures.times.first, let t1 = pressures.times.last,
+              let p0 = pressures.values.first, let p1 = pressures.values.last else { return false }
         let transmitter = scalars["HPTRANSMITTER"]
-        func bar(_ mbar: DecimalNumber) -> Double { mbar.shifted(by: -3).doubleValue }
+        func mbar(_ dPa: Int) -> Double { Double(dPa) / 1000 }
+        func bar(_ dPa: Int) -> Double { Double(dPa) / 1_000_000 }
         if cylinders.isEmpty {
             var c = Cylinder()
             c.gasNumber = 0
@@ -138,21 +137,21 @@ extension SuuntoDM3State {
                    "tank pressures arrive and no gas slot or cylinder field describes a cylinder; they go to a cylinder of their own, with no gas or size",
                    path: "\(path)/SAMPLE", line: messageLine)
         }
-        let span = Double(last.t - first.t)
-        let onALine = pressures.count >= 3 && span > 0 && pressures.allSatisfy { p in
-            let expected = first.mbar.doubleValue + (last.mbar.doubleValue - first.mbar.doubleValue) * Double(p.t - first.t) / span
-            return abs(p.mbar.doubleValue - expected) <= 2
+        let span = Double(t1 - t0)
+        let onALine = pressures.count >= 3 && span > 0 && zip(pressures.times, pressures.values).allSatisfy { t, v in
+            let expected = mbar(p0) + (mbar(p1) - mbar(p0)) * Double(t - t0) / span
+            return abs(mbar(v) - expected) <= 2
         }
         if transmitter?.text == "0" && onALine {
             var c = cylinders[0]
             var kept: [String] = []
-            if c.startPressure == nil { c.startPressure = bar(first.mbar); kept.append("start") }
-            if c.endPressure == nil, bar(last.mbar) <= bar(first.mbar) { c.endPressure = bar(last.mbar); kept.append("end") }
+            if c.startPressure == nil { c.startPressure = bar(p0); kept.append("start") }
+            if c.endPressure == nil, bar(p1) <= bar(p0) { c.endPressure = bar(p1); kept.append("end") }
             cylinders[0] = c
             let carried = kept.isEmpty ? "the cylinder's own start and end pressures are kept instead"
                 : "carried as the cylinder's \(kept.joined(separator: " and ")) pressure\(kept.count > 1 ? "s" : ""), not as readings"
             report(.resolved, "pressure-interpolated",
-                   "<HPTRANSMITTER> is 0, so no transmitter read the tank, and the \(pressures.count) <PRESSURE> values fall on one straight line from \(bar(first.mbar)) bar at \(first.t / 1000) s to \(bar(last.mbar)) bar at \(last.t / 1000) s: the line Dive Manager draws between the pressures a diver enters; \(carried)",
+                   "<HPTRANSMITTER> is 0, so no transmitter read the tank, and the \(pressures.count) <PRESSURE> values fall on one straight line from \(bar(p0)) bar at \(t0 / 1000) s to \(bar(p1)) bar at \(t1 / 1000) s: the line Dive Manager draws between the pressures a diver enters; \(carried)",
                    path: "\(path)/SAMPLE", line: transmitter?.line ?? messageLine)
             return false
         }
@@ -162,9 +161,10 @@ extension SuuntoDM3State {
                    path: "\(path)/SAMPLE", line: transmitter?.line ?? messageLine)
         }
         var series = Series()
-        for p in pressures {
-            guard let tenths = p.mbar.shifted(by: -2).roundedInteger() else { continue }
-            series.append(p.t, tenths)
+        for (t, v) in zip(pressures.times, pressures.values) {
+            // Tenths of a bar, halves away from zero.
+            guard let tenths = DecimalNumber(v).shifted(by: -5).roundedInteger() else { continue }
+            series.append(t, tenths)
         }
         profile.pressures = [PressureSeries(gasNumber: 0, series: series)]
         return true

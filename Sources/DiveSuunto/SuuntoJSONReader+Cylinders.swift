@@ -10,13 +10,11 @@ extension SuuntoJSONReader {
     /// transmitter slot no cylinder claims is evidence of a tank and is appended. The
     /// pressure channels and the switches go onto `profile`, labelled by cylinder position.
     func cylinders(block: [Cylinder]?, streams: SampleStreams, bound: Int?, profile: inout Profile) -> [Cylinder] {
-        let events = streams.events.sorted { a, b in
-            a.t != b.t ? a.t < b.t : (a.k != b.k ? a.k < b.k : a.order < b.order)
-        }
+        let events = streams.timeOrdered(streams.events)
         // Tank readings in time order, grouped by slot in the order each slot first reported.
         var slots: [Int] = []
         var bySlot: [Int: [TankReading]] = [:]
-        for r in streams.tanks.sorted(by: { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }) {
+        for r in streams.timeOrdered(streams.tanks) {
             if bySlot[r.slot] == nil { slots.append(r.slot) }
             bySlot[r.slot, default: []].append(r)
         }
@@ -60,14 +58,12 @@ extension SuuntoJSONReader {
             }
             var series = Series()
             for r in readings {
-                if let last = series.times.last, r.t <= last {
-                    count(.dropped, "sample-same-instant", "a tank \"Pressure\" of one gas lands on the millisecond of an earlier one; the first is kept and this one is not carried",
-                          pattern: Self.samplesPath + "[]." + name, path: "\(Self.samplesPath)[\(r.k)].Cylinders", line: r.line, column: r.column)
-                    continue
-                }
                 // Tenths of a bar from Pascal (the channel's scale), halves away from zero.
                 guard let tenths = r.pascal.scaledInteger(-4) else { continue }
-                series.append(r.t, tenths)
+                if !series.appendKeepingFirst(r.t, tenths) {
+                    count(.dropped, "sample-same-instant", "a tank \"Pressure\" of one gas lands on the millisecond of an earlier one; the first is kept and this one is not carried",
+                          pattern: Self.samplesPath + "[]." + name, path: "\(Self.samplesPath)[\(r.k)].Cylinders", line: r.line, column: r.column)
+                }
             }
             profile.pressures.append(PressureSeries(gasNumber: p, series: series))
             // A block's pressures are authoritative; telemetry adds nothing to them.

@@ -13,7 +13,7 @@ extension SuuntoJSONReader {
             return (nil, nil)
         }
         // In the source's order of time and sample; a route origin states no error.
-        let fixes = streams.fixes.sorted { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }
+        let fixes = streams.timeOrdered(streams.fixes)
         let choices = fixes.map { f in
             FixChoice.Fix(time: f.t, position: f.position, error: f.isOrigin ? nil : streams.errors[f.t])
         }

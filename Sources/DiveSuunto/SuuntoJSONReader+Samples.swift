@@ -1,9 +1,22 @@
 import DiveCore
 import DiveJSON
 
-/// One reading of a channel: its instant (ms from `Header.DateTime`), the sample it came from,
-/// its integer-scaled value and where it was written.
-struct TimedReading {
+/// Something a sample carries, placed by its instant (ms from `Header.DateTime`) and the
+/// sample it came from (`k`, its index in `Samples`).
+protocol SampleTimed {
+    var t: Int { get }
+    var k: Int { get }
+    /// Time order, the source's order breaking ties.
+    func precedes(_ other: Self) -> Bool
+}
+
+extension SampleTimed {
+    func precedes(_ other: Self) -> Bool { t != other.t ? t < other.t : k < other.k }
+}
+
+/// One reading of a channel: its instant, the sample it came from, its integer-scaled value
+/// and where it was written.
+struct TimedReading: SampleTimed {
     var t: Int
     var k: Int
     var value: Int
@@ -12,7 +25,7 @@ struct TimedReading {
 }
 
 /// One tank reading of a transmitter slot (`Samples[].Cylinders[]`), in Pascal.
-struct TankReading {
+struct TankReading: SampleTimed {
     var t: Int
     var k: Int
     var slot: Int
@@ -22,18 +35,23 @@ struct TankReading {
 }
 
 /// An event as read, with the source's gas number for a switch (resolved to a cylinder later).
-struct SourceEvent {
+struct SourceEvent: SampleTimed {
     var t: Int
     var k: Int
+    /// Its place among its sample's events.
     var order: Int
     var event: Event
     var sourceGas: Int?
     var line: Int
     var column: Int
+
+    func precedes(_ other: SourceEvent) -> Bool {
+        t != other.t ? t < other.t : (k != other.k ? k < other.k : order < other.order)
+    }
 }
 
 /// A satellite fix: a sample's own (radians, read to degrees) or the route origin (degrees).
-struct SourceFix {
+struct SourceFix: SampleTimed {
     var t: Int
     var k: Int
     var position: Position
@@ -59,6 +77,14 @@ struct SampleStreams {
     var errors: [Int: Double] = [:]
     /// Samples that stated a reading this reader reads (carried or refused with a finding).
     var samplesWithReadings = 0
+    /// True when the samples' times never go back: every stream is then already in time
+    /// order, appended sample by sample, and is not sorted.
+    var inOrder = true
+
+    /// `items` in time order, the source's order breaking ties.
+    func timeOrdered<T: SampleTimed>(_ items: [T]) -> [T] {
+        inOrder ? items : items.sorted { $0.precedes($1) }
+    }
 }
 
 /// `Samples[]`, by `docs/suunto-json-mapping.md`'s *The profile* and *Events*.
@@ -94,6 +120,7 @@ extension SuuntoJSONReader {
         guard !samples.isEmpty else { return out }
         let pattern = Self.samplesPath + "[]"
         let clock = start.flatMap { $0.time == nil ? nil : SampleClock(start: $0) }
+        var lastTime = Int.min
         for (k, node) in samples.enumerated() {
             guard node.isObject else {
                 count(.dropped, "wrong-type", "a sample should be an object but is \(node.typeNameWithArticle); not read",
@@ -112,6 +139,8 @@ extension SuuntoJSONReader {
                 s.takeAll()
                 continue
             }
+            if t < lastTime { out.inOrder = false }
+            lastTime = t
             readSample(&s, t: t, k: k, into: &out)
             if s.tookSomething(except: "TimeISO8601") {
                 out.samplesWithReadings += 1
@@ -422,16 +451,12 @@ extension SuuntoJSONReader {
 
     /// Orders one channel's readings by their own time (the source's order breaking ties) and
     /// keeps the first of two on one millisecond, reporting the second (per channel).
-    func settle(_ readings: [TimedReading], _ name: String) -> Series? {
+    func settle(_ readings: [TimedReading], _ name: String, in streams: SampleStreams) -> Series? {
         guard !readings.isEmpty else { return nil }
         var series = Series()
-        for r in readings.sorted(by: { $0.t != $1.t ? $0.t < $1.t : $0.k < $1.k }) {
-            if let last = series.times.last, r.t <= last {
-                count(.dropped, "sample-same-instant", "a \"\(name)\" lands on the millisecond of an earlier one; the first is kept and this one is not carried",
-                      pattern: Self.samplesPath + "[]." + name, path: "\(Self.samplesPath)[\(r.k)].\(name)", line: r.line, column: r.column)
-                continue
-            }
-            series.append(r.t, r.value)
+        for r in streams.timeOrdered(readings) where !series.appendKeepingFirst(r.t, r.value) {
+            count(.dropped, "sample-same-instant", "a \"\(name)\" lands on the millisecond of an earlier one; the first is kept and this one is not carried",
+                  pattern: Self.samplesPath + "[]." + name, path: "\(Self.samplesPath)[\(r.k)].\(name)", line: r.line, column: r.column)
         }
         return series
     }
