@@ -178,15 +178,15 @@ extension SuuntoJSONReader {
         guard let (gases, _) = array(&diving, "Gases"), !gases.isEmpty else { return nil }
         var out: [Cylinder] = []
         for (i, node) in gases.enumerated() {
-            let path = diving.path("Gases") + "[\(i)]"
+            let at = diving.at.member("Gases").index(i)
             guard node.isObject else {
                 count(.dropped, "wrong-type", "a gas should be an object but is \(node.typeNameWithArticle); not read",
-                      pattern: diving.pattern("Gases") + "[]", path: path, line: node.line, column: node.column)
+                      pattern: at.pattern, path: at.path, line: node.line, column: node.column)
                 continue
             }
-            var g = JSONMembers(node, path: path, pattern: diving.pattern("Gases") + "[]")
+            var g = JSONMembers(node, at: at)
             if out.count >= Self.maxCylinders {
-                report(.dropped, "cylinders-over-cap", "more than \(Self.maxCylinders) gases; this one is not carried", path: path, line: node.line, column: node.column)
+                report(.dropped, "cylinders-over-cap", "more than \(Self.maxCylinders) gases; this one is not carried", path: at.path, line: node.line, column: node.column)
                 g.takeAll()
             } else {
                 out.append(blockCylinder(&g))

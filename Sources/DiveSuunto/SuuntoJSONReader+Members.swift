@@ -8,26 +8,86 @@ import DiveJSON
 // so that a member a new firmware invents is reported the first time a file carries it, and a
 // member on 8,000 samples is one finding rather than 8,000.
 
+/// Where a JSON object is, spelled out only when a finding or the accounting needs it: a
+/// prefix already written and up to four steps below it (a member's name, an array index).
+/// A sample's path (`$.DeviceLog.Samples[12]`) and its pattern (`$.DeviceLog.Samples[]`) are
+/// then two steps' worth of storage, not two strings per sample.
+struct JSONPath {
+    enum Step {
+        case member(String)
+        case index(Int)
+    }
+    private var prefixPath: String
+    private var prefixPattern: String
+    private var s0: Step?, s1: Step?, s2: Step?, s3: Step?
+
+    init(_ root: String) {
+        prefixPath = root
+        prefixPattern = root
+    }
+
+    /// The path of the member `name` below this one.
+    func member(_ name: String) -> JSONPath { appending(.member(name)) }
+    /// The path of element `i` of the array here.
+    func index(_ i: Int) -> JSONPath { appending(.index(i)) }
+
+    private func appending(_ step: Step) -> JSONPath {
+        var p = self
+        if p.s0 == nil { p.s0 = step } else if p.s1 == nil { p.s1 = step } else if p.s2 == nil { p.s2 = step } else if p.s3 == nil { p.s3 = step } else {
+            // Deeper than four steps: what is there is written out.
+            p = JSONPath(path: path, pattern: pattern)
+            p.s0 = step
+        }
+        return p
+    }
+
+    private init(path: String, pattern: String) {
+        prefixPath = path
+        prefixPattern = pattern
+    }
+
+    /// E.g. `$.DeviceLog.Samples[12]`.
+    var path: String { render(folded: false) }
+    /// The path with array indices folded, e.g. `$.DeviceLog.Samples[]`: what a tally counts by.
+    var pattern: String { render(folded: true) }
+
+    private func render(folded: Bool) -> String {
+        var out = folded ? prefixPattern : prefixPath
+        func add(_ step: Step?) {
+            switch step {
+            case .member(let name)?: out += "." + name
+            case .index(let i)?: out += folded ? "[]" : "[\(i)]"
+            case nil: break
+            }
+        }
+        add(s0); add(s1); add(s2); add(s3)
+        return out
+    }
+}
+
 /// One JSON object as the reader walks it.
 struct JSONMembers {
     let node: JSONNode
-    /// The object's own path, e.g. `$.DeviceLog.Samples[12]`.
-    let path: String
-    /// The path with array indices folded, e.g. `$.DeviceLog.Samples[]`: what a tally counts by.
-    let pattern: String
+    /// Where the object is.
+    let at: JSONPath
     let members: [JSONNode.Member]
-    private var taken: [Bool]
-    /// Taken to be walked as an object or array of its own, whose members account for themselves.
-    private var walked: [Bool]
+    /// Per member: bit 0 taken, bit 1 walked (taken to be walked as an object or array of its
+    /// own, whose members account for themselves).
+    private var marks: [UInt8]
+    /// How many members are taken.
+    private var takenCount = 0
 
-    init(_ node: JSONNode, path: String, pattern: String) {
+    init(_ node: JSONNode, at: JSONPath) {
         self.node = node
-        self.path = path
-        self.pattern = pattern
+        self.at = at
         members = node.members
-        taken = [Bool](repeating: false, count: members.count)
-        walked = taken
+        marks = [UInt8](repeating: 0, count: members.count)
     }
+
+    /// The object's own path, e.g. `$.DeviceLog.Samples[12]`.
+    var path: String { at.path }
+    /// The path with array indices folded, e.g. `$.DeviceLog.Samples[]`: what a tally counts by.
+    var pattern: String { at.pattern }
 
     /// The index of the first member called `name` (a repeated name is reported on its own).
     private func index(_ name: String) -> Int? {
@@ -35,10 +95,15 @@ struct JSONMembers {
         return nil
     }
 
+    private mutating func mark(_ i: Int, _ bits: UInt8) {
+        if marks[i] & 1 == 0 { takenCount += 1 }
+        marks[i] |= bits
+    }
+
     /// The member `name`, marked as read (carried, or spoken for by a finding of its own).
     mutating func take(_ name: String) -> JSONNode.Member? {
         guard let i = index(name) else { return nil }
-        taken[i] = true
+        mark(i, 1)
         return members[i]
     }
 
@@ -46,46 +111,52 @@ struct JSONMembers {
     /// objects): its members are accounted for there.
     mutating func walk(_ name: String) -> JSONNode.Member? {
         guard let i = index(name) else { return nil }
-        taken[i] = true
-        walked[i] = true
+        mark(i, 3)
         return members[i]
     }
 
     /// True when member `i` was read whole (carried, or spoken for by a finding), not walked.
-    func isTakenWhole(_ i: Int) -> Bool { taken[i] && !walked[i] }
+    func isTakenWhole(_ i: Int) -> Bool { marks[i] == 1 }
 
     /// The member `name`, not marked: a reader that may still leave it to the tally.
     func peek(_ name: String) -> JSONNode.Member? { index(name).map { members[$0] } }
 
     /// Marks every member as read: a finding of the reader's own speaks for the whole object.
     mutating func takeAll() {
-        for i in taken.indices {
-            taken[i] = true
-            walked[i] = false
-        }
+        for i in marks.indices { marks[i] = 1 }
+        takenCount = marks.count
     }
 
     /// True when a member other than `except` that holds something was taken or walked.
     func tookSomething(except: String) -> Bool {
-        for (i, m) in members.enumerated() where taken[i] && m.name != except && m.value.holdsSomething { return true }
+        for (i, m) in members.enumerated() where marks[i] != 0 && m.name != except && m.value.holdsSomething { return true }
         return false
     }
 
     /// The path of the member `name` below this object.
-    func path(_ name: String) -> String { path + "." + name }
-    func pattern(_ name: String) -> String { pattern + "." + name }
+    func path(_ name: String) -> String { at.member(name).path }
+    func pattern(_ name: String) -> String { at.member(name).pattern }
 
-    /// The members nobody took that hold something, each once (a repeated name's later
-    /// occurrences are the duplicate finding's).
+    /// True when member `i` is left to the tally: nobody took it, it holds something, and it
+    /// is not a repeat of a name whose first occurrence was read or is empty (a repeated
+    /// name's later occurrences are the duplicate finding's).
+    private func isUntaken(_ i: Int) -> Bool {
+        guard marks[i] == 0, members[i].value.holdsSomething else { return false }
+        if let f = index(members[i].name), f != i, marks[f] != 0 || !members[f].value.holdsSomething { return false }
+        return true
+    }
+
+    /// True when some member is left to the tally; no work when every member was taken.
+    var hasUntaken: Bool {
+        takenCount < members.count && members.indices.contains(where: isUntaken)
+    }
+
+    /// The members nobody took that hold something, each once; empty, and no work, when every
+    /// member was taken.
     var untaken: [JSONNode.Member] {
+        guard takenCount < members.count else { return [] }
         var out: [JSONNode.Member] = []
-        var first: [String: Int] = [:]
-        for (i, m) in members.enumerated() {
-            if first[m.name] == nil { first[m.name] = i }
-            guard !taken[i], m.value.holdsSomething else { continue }
-            if let f = first[m.name], f != i, taken[f] || !members[f].value.holdsSomething { continue }
-            out.append(m)
-        }
+        for i in members.indices where isUntaken(i) { out.append(members[i]) }
         return out
     }
 }

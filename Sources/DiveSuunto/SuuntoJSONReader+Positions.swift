@@ -9,7 +9,7 @@ extension SuuntoJSONReader {
         guard let split = FixChoice.split(depth) else {
             report(.dropped, "positions-without-depth",
                    "\(streams.fixes.count) position\(streams.fixes.count == 1 ? "" : "s") and no depth reading to tell the descent from the surfacing; neither an entry nor an exit is carried",
-                   path: firstFix.path, line: firstFix.line, column: firstFix.column)
+                   path: firstFix.at.path, line: firstFix.line, column: firstFix.column)
             return (nil, nil)
         }
         // In the source's order of time and sample; a route origin states no error.
@@ -31,7 +31,7 @@ extension SuuntoJSONReader {
                 let f = fixes[i]
                 report(.resolved, "fix-vouched",
                        "the fix taken is not the one nearest the deepest sample: that one's stated error is above 10 m or unstated, and this one, within 40 s of it, states 10 m or less",
-                       path: f.path, line: f.line, column: f.column)
+                       path: f.at.path, line: f.line, column: f.column)
             }
             return i
         }
@@ -41,7 +41,7 @@ extension SuuntoJSONReader {
             let f = fixes[i]
             report(.dropped, "track-not-carried",
                    "\(rest.count) position\(rest.count == 1 ? " is" : "s are") the rest of the route besides the entry and the exit, which a dive carries alone; not carried",
-                   path: f.path, line: f.line, column: f.column)
+                   path: f.at.path, line: f.line, column: f.column)
         }
         return (entry?.fix.position, exit?.fix.position)
     }

@@ -58,7 +58,7 @@ struct SourceFix: SampleTimed {
     var isOrigin: Bool
     var line: Int
     var column: Int
-    var path: String
+    var at: JSONPath
 }
 
 /// Everything the samples carry, before it is ordered by time.
@@ -119,15 +119,16 @@ extension SuuntoJSONReader {
         var out = SampleStreams()
         guard !samples.isEmpty else { return out }
         let pattern = Self.samplesPath + "[]"
+        let samplesAt = JSONPath(Self.samplesPath)
         let clock = start.flatMap { $0.time == nil ? nil : SampleClock(start: $0) }
         var lastTime = Int.min
         for (k, node) in samples.enumerated() {
             guard node.isObject else {
                 count(.dropped, "wrong-type", "a sample should be an object but is \(node.typeNameWithArticle); not read",
-                      pattern: pattern, path: "\(Self.samplesPath)[\(k)]", line: node.line, column: node.column)
+                      pattern: pattern, path: samplesAt.index(k).path, line: node.line, column: node.column)
                 continue
             }
-            var s = JSONMembers(node, path: "\(Self.samplesPath)[\(k)]", pattern: pattern)
+            var s = JSONMembers(node, at: samplesAt.index(k))
             defer { finish(s) }
             if k >= InputLimits.samplesPerDive {
                 count(.dropped, "samples-over-limit", "the dive holds more than \(InputLimits.samplesPerDive) samples; the rest are not carried",
@@ -144,7 +145,7 @@ extension SuuntoJSONReader {
             readSample(&s, t: t, k: k, into: &out)
             if s.tookSomething(except: "TimeISO8601") {
                 out.samplesWithReadings += 1
-            } else if !s.untaken.isEmpty {
+            } else if s.hasUntaken {
                 count(.dropped, "sample-without-reading", "a sample carries a time and no reading this format can hold",
                       pattern: pattern, path: s.path, line: node.line, column: node.column)
             }
@@ -155,14 +156,14 @@ extension SuuntoJSONReader {
     /// The sample's instant in milliseconds from the dive's start; `nil`, reported, when it has
     /// none that can be placed.
     private func sampleTime(_ s: inout JSONMembers, clock: SampleClock?) -> Int? {
-        let pattern = s.pattern("TimeISO8601")
         guard let (text, m) = string(&s, "TimeISO8601") else {
             if s.node.holdsSomething {
                 count(.dropped, "sample-without-time", "a sample records no \"TimeISO8601\", so nothing places it; not carried",
-                      pattern: pattern, path: s.path, line: s.node.line, column: s.node.column)
+                      pattern: s.pattern("TimeISO8601"), path: s.path, line: s.node.line, column: s.node.column)
             }
             return nil
         }
+        let pattern = s.pattern("TimeISO8601")
         guard let clock else {
             count(.dropped, "sample-without-start", "the dive has no start time of day, so a sample's \"TimeISO8601\" places it nowhere; not carried",
                   pattern: pattern, path: s.path("TimeISO8601"), line: m.line, column: m.column)
@@ -262,15 +263,14 @@ extension SuuntoJSONReader {
         }
         // Tank telemetry, per transmitter slot; a `null` pressure is skipped.
         if let (elements, _) = array(&s, "Cylinders") {
-            let pattern = s.pattern("Cylinders") + "[]"
+            let cylinders = s.at.member("Cylinders")
             for (i, node) in elements.enumerated() {
-                let path = s.path("Cylinders") + "[\(i)]"
                 guard node.isObject else {
                     count(.dropped, "wrong-type", "a tank reading should be an object but is \(node.typeNameWithArticle); not read",
-                          pattern: pattern, path: path, line: node.line, column: node.column)
+                          pattern: cylinders.index(i).pattern, path: cylinders.index(i).path, line: node.line, column: node.column)
                     continue
                 }
-                var c = JSONMembers(node, path: path, pattern: pattern)
+                var c = JSONMembers(node, at: cylinders.index(i))
                 let slot = integer(&c, "GasNumber", in: 0...9_999)
                 if let (v, m) = number(&c, "Pressure") {
                     if let slot {
@@ -302,7 +302,7 @@ extension SuuntoJSONReader {
                           pattern: origin.pattern, path: origin.path, line: m.line, column: m.column)
                 } else {
                     out.fixes.append(SourceFix(t: t, k: k, position: Position(latitude: lat.doubleValue, longitude: lon.doubleValue),
-                                               isOrigin: true, line: m.line, column: m.column, path: origin.path))
+                                               isOrigin: true, line: m.line, column: m.column, at: origin.at))
                 }
             } else if let m = la?.member ?? lo?.member {
                 count(.dropped, "position-half", "a \"DiveRouteOrigin\" with one of its latitude and longitude is half a position; not carried",
@@ -322,21 +322,21 @@ extension SuuntoJSONReader {
         var order = 0
         for name in ["Events", "DiveEvents"] {
             guard let m = s.walk(name) else { continue }
-            var nodes: [(JSONNode, String, String)] = []
+            var nodes: [(JSONNode, JSONPath)] = []
             switch m.value.value {
             case .array(let elements):
-                for (i, e) in elements.enumerated() { nodes.append((e, s.path(name) + "[\(i)]", s.pattern(name) + "[]")) }
-            case .object: nodes.append((m.value, s.path(name), s.pattern(name)))
+                for (i, e) in elements.enumerated() { nodes.append((e, s.at.member(name).index(i))) }
+            case .object: nodes.append((m.value, s.at.member(name)))
             case .null: break
             default: wrongType(s, m, "an object or an array of objects")
             }
-            for (node, path, pattern) in nodes {
+            for (node, at) in nodes {
                 guard node.isObject else {
                     count(.dropped, "wrong-type", "an event should be an object but is \(node.typeNameWithArticle); not read",
-                          pattern: pattern, path: path, line: node.line, column: node.column)
+                          pattern: at.pattern, path: at.path, line: node.line, column: node.column)
                     continue
                 }
-                var e = JSONMembers(node, path: path, pattern: pattern)
+                var e = JSONMembers(node, at: at)
                 readEvents(&e, t: t, k: k, order: &order, into: &out)
                 finish(e)
             }
@@ -347,17 +347,16 @@ extension SuuntoJSONReader {
     private func readFix(_ s: inout JSONMembers, t: Int, k: Int, into out: inout SampleStreams) {
         let la = number(&s, "Latitude"), lo = number(&s, "Longitude")
         guard la != nil || lo != nil else { return }
-        let pattern = s.pattern("Latitude")
         guard let (lat, m) = la, let (lon, _) = lo else {
             if let m = la?.member ?? lo?.member {
                 count(.dropped, "position-half", "a fix with one of \"Latitude\" and \"Longitude\" is half a position; not carried",
-                      pattern: pattern, path: s.path(m.name), line: m.line, column: m.column)
+                      pattern: s.pattern("Latitude"), path: s.path(m.name), line: m.line, column: m.column)
             }
             return
         }
         if lat.isZero && lon.isZero {
             count(.dropped, "position-zero", "a fix at exactly 0, 0 is no position (Null Island); not carried",
-                  pattern: pattern, path: s.path("Latitude"), line: m.line, column: m.column)
+                  pattern: s.pattern("Latitude"), path: s.path("Latitude"), line: m.line, column: m.column)
             return
         }
         let (rlat, rlon) = (lat.doubleValue, lon.doubleValue)
@@ -365,11 +364,11 @@ extension SuuntoJSONReader {
               let dlat = DecimalNumber(rlat * 180 / Double.pi)?.rounded(places: 6),
               let dlon = DecimalNumber(rlon * 180 / Double.pi)?.rounded(places: 6) else {
             count(.dropped, "position-out-of-range", "a fix of \(lat), \(lon) radians is no latitude and longitude; not carried",
-                  pattern: pattern, path: s.path("Latitude"), line: m.line, column: m.column)
+                  pattern: s.pattern("Latitude"), path: s.path("Latitude"), line: m.line, column: m.column)
             return
         }
         out.fixes.append(SourceFix(t: t, k: k, position: Position(latitude: dlat.doubleValue, longitude: dlon.doubleValue),
-                                   isOrigin: false, line: m.line, column: m.column, path: s.path("Latitude")))
+                                   isOrigin: false, line: m.line, column: m.column, at: s.at.member("Latitude")))
     }
 
     /// One event object: a gas switch, and an alarm, warning or notification.

@@ -104,7 +104,7 @@ public final class SuuntoJSONReader: DiveSource {
             wrongType(o, m, "an object")
             return nil
         }
-        return JSONMembers(m.value, path: o.path(name), pattern: o.pattern(name))
+        return JSONMembers(m.value, at: o.at.member(name))
     }
 
     /// The member `name` as an array of values (marked read); a finding when it is something else.
@@ -200,21 +200,21 @@ public final class SuuntoJSONReader: DiveSource {
         guard document.isObject else {
             throw fail("not-device-log", "the file is JSON but not a Suunto app export: it holds \(document.typeNameWithArticle), not an object whose member is \"DeviceLog\"", document)
         }
-        var root = JSONMembers(document, path: "$", pattern: "$")
+        var root = JSONMembers(document, at: JSONPath("$"))
         guard let logMember = root.walk("DeviceLog") else {
             throw fail("not-device-log", "the file is JSON but not a Suunto app export: it has no \"DeviceLog\" member", document)
         }
         guard logMember.value.isObject else {
             throw fail("wrong-shape", "\"DeviceLog\" should be an object holding the activity's \"Header\" and \"Samples\" but is \(logMember.value.typeNameWithArticle); nothing can be read", logMember.value)
         }
-        var log = JSONMembers(logMember.value, path: "$.DeviceLog", pattern: "$.DeviceLog")
+        var log = JSONMembers(logMember.value, at: root.at.member("DeviceLog"))
         guard let headMember = log.walk("Header") else {
             throw fail("no-header", "the DeviceLog has no \"Header\", which holds when the activity started; nothing can be read", logMember.value)
         }
         guard headMember.value.isObject else {
             throw fail("wrong-shape", "\"Header\" should be an object but is \(headMember.value.typeNameWithArticle); nothing can be read", headMember.value)
         }
-        var head = JSONMembers(headMember.value, path: "$.DeviceLog.Header", pattern: "$.DeviceLog.Header")
+        var head = JSONMembers(headMember.value, at: log.at.member("Header"))
         var samples: [JSONNode] = []
         if let m = log.walk("Samples") {
             switch m.value.value {
