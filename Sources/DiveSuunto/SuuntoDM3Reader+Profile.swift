@@ -6,6 +6,8 @@ extension SuuntoDM3State {
     func readProfile(cylinders: inout [Cylinder], path: String) -> Profile? {
         let s = scalars
         let samplePath = "\(path)/SAMPLE"
+        /// A sample's path, built only for a finding.
+        func at(_ k: Int) -> String { "\(samplePath)/\(k)" }
         if let v = s["SAMPLECNT"], let n = integer(v, "SAMPLECNT", path: "\(path)/SAMPLECNT"), n != samples.count {
             report(.resolved, "sample-count-mismatch", "<SAMPLECNT> says \(n) samples and the dive holds \(samples.count); each one held is read",
                    path: "\(path)/SAMPLECNT", line: v.line)
@@ -22,16 +24,15 @@ extension SuuntoDM3State {
         // Samples are ordered by their own time (converting.md), the source's order breaking ties.
         var timed: [(t: Int, k: Int)] = []
         for (k, sample) in samples.enumerated() {
-            let at = "\(samplePath)/\(k)"
-            guard let seconds = decimal(sample.fields["SAMPLETIME"], "SAMPLETIME", path: "\(at)/SAMPLETIME") else {
+            guard let seconds = decimal(sample.fields["SAMPLETIME"], "SAMPLETIME", path: "\(at(k))/SAMPLETIME") else {
                 if sample.fields["SAMPLETIME"]?.text == nil {
-                    count(.dropped, "sample-without-time", "SAMPLE", "a <SAMPLE> records no <SAMPLETIME>; not carried", path: at, line: sample.line)
+                    count(.dropped, "sample-without-time", "SAMPLE", "a <SAMPLE> records no <SAMPLETIME>; not carried", path: at(k), line: sample.line)
                 }
                 continue
             }
             guard InputLimits.Range.diveSeconds.contains(seconds), let ms = seconds.scaledInteger(3) else {
                 count(.dropped, "sample-time-out-of-range", "SAMPLETIME", "<SAMPLETIME> \(seconds) s is outside a dive's 0 s to 10 days; not carried",
-                      path: "\(at)/SAMPLETIME", line: sample.line)
+                      path: "\(at(k))/SAMPLETIME", line: sample.line)
                 continue
             }
             timed.append((ms, k))
@@ -44,39 +45,38 @@ extension SuuntoDM3State {
         var events: [Event] = []
         var zeroTemperatures = 0, zeroPressures = 0
         var kept: [Int] = []
-        func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ at: String, _ line: Int) {
+        func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ k: Int, _ line: Int) {
             if !series.appendKeepingFirst(t, value) {
                 count(.dropped, "sample-same-instant", name,
                       "a <\(name)> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
-                      path: "\(at)/\(name)", line: line)
+                      path: "\(at(k))/\(name)", line: line)
             }
         }
         for (t, k) in timed {
             let sample = samples[k]
-            let at = "\(samplePath)/\(k)"
             if kept.count >= samplesPerDive {
-                report(.dropped, "samples-over-limit", "the dive holds more than \(samplesPerDive) samples; the rest are not carried", path: at, line: sample.line)
+                report(.dropped, "samples-over-limit", "the dive holds more than \(samplesPerDive) samples; the rest are not carried", path: at(k), line: sample.line)
                 break
             }
             kept.append(t)
             let f = sample.fields
-            if let d = decimal(f["DEPTH"], "DEPTH", path: "\(at)/DEPTH") {
+            if let d = decimal(f["DEPTH"], "DEPTH", path: "\(at(k))/DEPTH") {
                 if d.isNegative || !InputLimits.Range.depthMetres.contains(d) {
-                    count(.dropped, "depth-out-of-range", "DEPTH", "<DEPTH> \(d) m is above the surface or deeper than any sea; not carried", path: "\(at)/DEPTH", line: sample.line)
+                    count(.dropped, "depth-out-of-range", "DEPTH", "<DEPTH> \(d) m is above the surface or deeper than any sea; not carried", path: "\(at(k))/DEPTH", line: sample.line)
                 } else if let cm = d.scaledInteger(2) {
-                    add(&depth, t, cm, "DEPTH", at, sample.line)
+                    add(&depth, t, cm, "DEPTH", k, sample.line)
                 }
             }
-            if let c = decimal(f["TEMPERATURE"], "TEMPERATURE", path: "\(at)/TEMPERATURE") {
+            if let c = decimal(f["TEMPERATURE"], "TEMPERATURE", path: "\(at(k))/TEMPERATURE") {
                 if c.isZero { zeroTemperatures += 1 } else if let v = c.scaledInteger(2), abs(v) < 100_000 {
-                    add(&temperature, t, v, "TEMPERATURE", at, sample.line)
+                    add(&temperature, t, v, "TEMPERATURE", k, sample.line)
                 }
             }
-            if let p = decimal(f["PRESSURE"], "PRESSURE", path: "\(at)/PRESSURE") {
+            if let p = decimal(f["PRESSURE"], "PRESSURE", path: "\(at(k))/PRESSURE") {
                 if p.isZero { zeroPressures += 1 } else if p.isNegative || p.shifted(by: -3).doubleValue > 500 {
-                    count(.dropped, "pressure-out-of-range", "PRESSURE", "<PRESSURE> \(p) mbar is outside 0 to 500 bar; not carried", path: "\(at)/PRESSURE", line: sample.line)
+                    count(.dropped, "pressure-out-of-range", "PRESSURE", "<PRESSURE> \(p) mbar is outside 0 to 500 bar; not carried", path: "\(at(k))/PRESSURE", line: sample.line)
                 } else if let dPa = p.scaledInteger(3) {
-                    add(&pressures, t, dPa, "PRESSURE", at, sample.line)
+                    add(&pressures, t, dPa, "PRESSURE", k, sample.line)
                 }
             }
             if let text = f["BOOKMARK"]?.text {

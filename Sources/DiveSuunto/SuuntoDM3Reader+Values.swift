@@ -23,26 +23,27 @@ extension SuuntoDM3State {
         return bytes.withUnsafeBytes { DecimalNumber(bytes: $0) }
     }
 
-    /// The decimal in a field, or a `not-a-number` finding; `nil` when the field is absent or empty.
-    func decimal(_ value: DM3Value?, _ name: String, path: String) -> DecimalNumber? {
+    /// The decimal in a field, or a `not-a-number` finding; `nil` when the field is absent or
+    /// empty. `path` is built only for the finding.
+    func decimal(_ value: DM3Value?, _ name: String, path: @autoclosure () -> String) -> DecimalNumber? {
         guard let value, let text = value.text else { return nil }
         guard let d = Self.decimal(text) else {
-            count(.dropped, "not-a-number", name, "<\(name)> holds \"\(text)\", which is not a number; not carried", path: path, line: value.line)
+            count(.dropped, "not-a-number", name, "<\(name)> holds \"\(text)\", which is not a number; not carried", path: path(), line: value.line)
             return nil
         }
         return d
     }
 
     /// A field's number as a `Double`.
-    func number(_ value: DM3Value?, _ name: String, path: String) -> Double? {
-        decimal(value, name, path: path)?.doubleValue
+    func number(_ value: DM3Value?, _ name: String, path: @autoclosure () -> String) -> Double? {
+        decimal(value, name, path: path())?.doubleValue
     }
 
     /// A whole number in a field, or a finding.
-    func integer(_ value: DM3Value?, _ name: String, path: String) -> Int? {
-        guard let d = decimal(value, name, path: path) else { return nil }
+    func integer(_ value: DM3Value?, _ name: String, path: @autoclosure () -> String) -> Int? {
+        guard let d = decimal(value, name, path: path()) else { return nil }
         guard d.normalized().exponent >= 0, let i = d.roundedInteger(), abs(i) < 1_000_000_000 else {
-            report(.dropped, "not-a-whole-number", "<\(name)> holds \(d), which is not a whole number; not carried", path: path, line: value!.line)
+            report(.dropped, "not-a-whole-number", "<\(name)> holds \(d), which is not a whole number; not carried", path: path(), line: value!.line)
             return nil
         }
         return i
