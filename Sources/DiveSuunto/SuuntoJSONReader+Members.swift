@@ -174,26 +174,30 @@ extension JSONNode {
         }
     }
 
-    /// The value as compact JSON text for a message, cut at about `limit` characters.
-    func excerpt(limit: Int = 60) -> String {
+    /// The value as compact JSON text for a message, cut at about `limit` characters. A
+    /// `kelvin` value (a member the Suunto app names `…Temperature`, in SI) has each number's
+    /// reading in °C beside it: `{"Max": 296 K (22.85 °C), …}`.
+    func excerpt(limit: Int = 60, kelvin: Bool = false) -> String {
         var out = ""
-        render(into: &out, limit: limit)
+        render(into: &out, limit: limit, kelvin: kelvin)
         return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
     }
 
-    private func render(into out: inout String, limit: Int) {
+    private func render(into out: inout String, limit: Int, kelvin: Bool) {
         guard out.count <= limit else { return }
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
+        case .number(let n):
+            out += n
+            if kelvin, let celsius = SuuntoJSONReader.celsius(kelvin: n) { out += " K (\(celsius) °C)" }
         case .string(let s): out += "\"" + (s.count > limit ? String(s.prefix(limit)) : s) + "\""
         case .array(let elements):
             out += "["
             for (i, e) in elements.enumerated() {
                 if out.count > limit { break }
                 if i > 0 { out += ", " }
-                e.render(into: &out, limit: limit)
+                e.render(into: &out, limit: limit, kelvin: kelvin)
             }
             out += "]"
         case .object(let members):
@@ -202,7 +206,7 @@ extension JSONNode {
                 if out.count > limit { break }
                 if i > 0 { out += ", " }
                 out += "\"\(m.name)\": "
-                m.value.render(into: &out, limit: limit)
+                m.value.render(into: &out, limit: limit, kelvin: kelvin)
             }
             out += "}"
         }
@@ -235,7 +239,7 @@ struct UncarriedTally {
             if let i = index[key] { entries[i].count += 1; continue }
             index[key] = entries.count
             entries.append(Entry(parentPattern: object.pattern, name: m.name, parentPath: object.path, line: m.line,
-                                 column: m.column, example: m.value.excerpt(), count: 1))
+                                 column: m.column, example: m.value.excerpt(kelvin: SuuntoJSONReader.isKelvin(m.name)), count: 1))
         }
     }
 

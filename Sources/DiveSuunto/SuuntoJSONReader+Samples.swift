@@ -218,10 +218,11 @@ extension SuuntoJSONReader {
         }
         // Kelvin to hundredths of a degree Celsius.
         if let (v, m) = number(&s, "Temperature") {
-            if let c = v.subtracting(DecimalNumber(significand: 27315, exponent: -2)), Self.celsiusRange.contains(c), let hundredths = c.scaledInteger(2) {
+            if let c = Self.celsius(kelvin: v), Self.celsiusRange.contains(c), let hundredths = c.scaledInteger(2) {
                 out.temperature.append(TimedReading(t: t, k: k, value: hundredths, line: m.line, column: m.column))
             } else {
-                drop(.dropped, "value-out-of-range", "Temperature", m, "a \"Temperature\" of \(v) K is no water temperature (outside −100 to 200 °C); not carried")
+                let celsius = Self.celsius(kelvin: v).map { " (\($0) °C)" } ?? ""
+                drop(.dropped, "value-out-of-range", "Temperature", m, "a \"Temperature\" of \(v) K\(celsius) is no water temperature (outside −100 to 200 °C); not carried")
             }
         }
         // The readouts: a negative is the device's absent-marker (the channel's floor), and so
@@ -447,6 +448,18 @@ extension SuuntoJSONReader {
 
     /// Water temperatures a reading can be, °C (looser than the model checks' plausible range).
     static let celsiusRange = DecimalNumber(-100)...DecimalNumber(200)
+
+    /// A temperature in Kelvin, the app's SI, as °C, exactly; `nil` past what a decimal holds.
+    static func celsius(kelvin: DecimalNumber) -> DecimalNumber? {
+        kelvin.subtracting(DecimalNumber(significand: 27315, exponent: -2))
+    }
+
+    static func celsius(kelvin text: String) -> DecimalNumber? { DecimalNumber(text).flatMap { celsius(kelvin: $0) } }
+
+    /// True for a member whose numbers are temperatures in Kelvin: the app names each one
+    /// `…Temperature` (`Temperature`, `DeviceInternalTemperature`, the header's `Temperature`
+    /// block of `Max` and `Min`).
+    static func isKelvin(_ name: String) -> Bool { name.hasSuffix("Temperature") }
 
     /// Orders one channel's readings by their own time (the source's order breaking ties) and
     /// keeps the first of two on one millisecond, reporting the second (per channel).

@@ -147,6 +147,19 @@ func deviceLog(header: String = "", samples: String = "") -> String {
         #expect(sparkle.first?.location.line == 1)
     }
 
+    /// A finding that quotes a temperature gives its °C beside the app's Kelvin.
+    @Test func aQuotedTemperatureSaysItsCelsius() throws {
+        let (_, findings) = try readSuuntoApp(json: deviceLog(
+            header: #""Temperature": {"Max": 296.8, "Min": 299.1}"#,
+            samples: #"{"Depth": 3, "Temperature": 5, "DeviceInternalTemperature": 297.52, "TimeISO8601": "2026-04-17T11:49:24.510+02:00"}"#))
+        let header = try #require(findings.first { $0.location.path == "$.DeviceLog.Header.Temperature" })
+        #expect(header.message == #""Temperature": {"Max": 296.8 K (23.65 °C), "Min": 299.1 K (25.95 °C)} has no place in umilog's model; not carried"#)
+        let device = try #require(findings.first { $0.location.path == "$.DeviceLog.Samples[0].DeviceInternalTemperature" })
+        #expect(device.message == #""DeviceInternalTemperature": 297.52 K (24.37 °C) has no place in umilog's model; not carried"#)
+        let water = try #require(findings.first { $0.location.path == "$.DeviceLog.Samples[0].Temperature" })
+        #expect(water.message == #"a "Temperature" of 5 K (-268.15 °C) is no water temperature (outside −100 to 200 °C); not carried"#)
+    }
+
     /// Text that is not JSON: the shared parser's located error, printed like a compiler's.
     @Test func notJSONIsALocatedError() throws {
         let e = try #require(suuntoAppError(json: "{\"DeviceLog\": {\n  \"Header\": hello}}"))
