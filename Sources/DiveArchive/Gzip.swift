@@ -1,6 +1,3 @@
-internal import Foundation
-internal import ZIPFoundation
-
 /// Inflates a gzip member (RFC 1952) held in memory, through the same inflater the zip layer
 /// uses: the header is stepped over by its flags and the deflate stream inflated raw, so the
 /// trailer's CRC is not checked (Shearwater Cloud exports with zeroed trailers exist).
@@ -33,36 +30,13 @@ public enum Gzip {
         return try inflateRaw(bytes[start...], limit: limit)
     }
 
-    private struct StreamEnded: Error {}
-    private struct PastLimit: Error {}
-
     private static func inflateRaw(_ input: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
-        var at = input.startIndex
-        var output: [UInt8] = []
-        func provider(_: Int64, _ size: Int) throws -> Data {
-            guard at < input.endIndex else { throw StreamEnded() }
-            let want = min(size, input.endIndex - at)
-            var data = Data(input[at..<(at + want)])
-            // As ZipArchive's provider: ZIPFoundation on Linux hands zlib the length it asked for.
-            let padded = ZipArchive.providerChunk(requested: size, available: want)
-            if padded > want { data.append(Data(count: padded - want)) }
-            at += want
-            return data
+        let (bytes, end) = MemoryInflater.inflate(input, limit: limit, bufferSize: ZipArchive.chunkSize)
+        switch end {
+        case .complete: return bytes
+        case .pastLimit: throw .tooLarge(limit: limit)
+        case .inputEnded: throw .corrupt("the compressed data ends before its stream does")
+        case .damaged: throw .corrupt("the deflate stream is damaged")
         }
-        func consumer(_ data: Data) throws {
-            guard output.count + data.count <= limit else { throw PastLimit() }
-            output.append(contentsOf: data)
-        }
-        do {
-            _ = try Data.decompress(size: Int64(input.count), bufferSize: ZipArchive.chunkSize, skipCRC32: true,
-                                    provider: provider, consumer: consumer)
-        } catch is PastLimit {
-            throw .tooLarge(limit: limit)
-        } catch is StreamEnded {
-            throw .corrupt("the compressed data ends before its stream does")
-        } catch {
-            throw .corrupt("the deflate stream is damaged")
-        }
-        return output
     }
 }

@@ -1,6 +1,3 @@
-internal import Foundation
-internal import ZIPFoundation
-
 /// What a zip file's first bytes say about its first entry, for a format's sniffer: a zip
 /// file opens with that entry's local header, its name right after the 30 bytes of the header,
 /// and its (usually deflated) data after that.
@@ -32,34 +29,15 @@ public struct ZipPeek: Sendable, Hashable {
         case 0:
             return ZipPeek(name: name, prefix: Array(data.prefix(limit)))
         case 8:
-            return ZipPeek(name: name, prefix: inflatedPrefix(Array(data), limit: limit))
+            return ZipPeek(name: name, prefix: inflatedPrefix(data, limit: limit))
         default:
             return ZipPeek(name: name, prefix: [])
         }
     }
 
-    private struct Enough: Error {}
-    private struct Exhausted: Error {}
-
-    /// Up to `limit` bytes inflated from the start of a raw deflate stream, whatever follows.
-    private static func inflatedPrefix(_ compressed: [UInt8], limit: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        var at = 0
-        func provider(_: Int64, _ size: Int) throws -> Data {
-            guard at < compressed.count else { throw Exhausted() }
-            let want = min(size, compressed.count - at)
-            var data = Data(count: ZipArchive.providerChunk(requested: size, available: want))
-            data.replaceSubrange(0..<want, with: compressed[at..<(at + want)])
-            at += want
-            return data
-        }
-        func consumer(_ data: Data) throws {
-            out.append(contentsOf: data.prefix(limit - out.count))
-            if out.count >= limit { throw Enough() }
-        }
-        // Small chunks: ZIPFoundation drops the output of a chunk whose inflating fails, and a
-        // head cut inside the stream fails in its last chunk; the chunks before it are kept.
-        _ = try? Data.decompress(size: Int64(compressed.count), bufferSize: 256, skipCRC32: true, provider: provider, consumer: consumer)
-        return out
+    /// Up to `limit` bytes inflated from the start of a raw deflate stream, whatever follows:
+    /// as far as the stream goes, when `head` cuts it (small chunks keep all but the last).
+    private static func inflatedPrefix(_ compressed: ArraySlice<UInt8>, limit: Int) -> [UInt8] {
+        MemoryInflater.inflate(compressed, limit: limit, bufferSize: 256).bytes
     }
 }

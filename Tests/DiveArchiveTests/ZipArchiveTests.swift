@@ -209,6 +209,29 @@ enum Layout {
         #expect(e?.message == "the zip archive uses encryption, which umilog does not read")
     }
 
+    /// Gzip and a zip peek inflate through one in-memory inflater and differ at the limit: a
+    /// gzip member past it is refused, a peek keeps the first `limit` bytes.
+    @Test func gzipAndAPeekDifferOnlyAtTheLimit() throws {
+        let zip = try makeZip([("0.xml", text, .deflate)])
+        let archive = try ZipArchive(bytes: zip, displayName: "m.zip")
+        let entry = archive.entries[0]
+        let dataStart = 30 + Int(zip.u16(26)) + Int(zip.u16(28))
+        let deflated = Array(zip[dataStart..<(dataStart + Int(entry.compressedSize))])
+        // A gzip member: the 10-byte header, the stream, a zeroed trailer (not checked).
+        let gzip = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + deflated + [UInt8](repeating: 0, count: 8)
+        #expect(try Gzip.inflate(gzip, limit: text.count) == text)
+        #expect(throws: Gzip.Failure.tooLarge(limit: text.count - 1)) { try Gzip.inflate(gzip, limit: text.count - 1) }
+        // A cut stream is refused; which way depends on the platform: on Linux the inflater is
+        // handed a zero-padded last chunk, whose zeros inflate as data past the limit.
+        let cut = Array(gzip.prefix(10 + deflated.count / 2))
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(cut, limit: text.count) }
+        var damaged = gzip
+        damaged[10] = 0xFF   // a reserved block type
+        #expect(throws: Gzip.Failure.corrupt("the deflate stream is damaged")) { try Gzip.inflate(damaged, limit: text.count) }
+        #expect(ZipPeek.firstEntry(zip, limit: 1000)?.prefix == Array(text.prefix(1000)))
+        #expect(ZipPeek.firstEntry(zip, limit: text.count + 10)?.prefix == text)
+    }
+
     @Test func aPeekReadsTheFirstEntrysNameAndStart() throws {
         let zip = try makeZip([("0.xml", text, .deflate)])
         let peek = try #require(ZipPeek.firstEntry(Array(zip.prefix(200)), limit: 64))
