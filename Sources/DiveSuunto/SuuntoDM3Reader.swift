@@ -137,28 +137,9 @@ public enum SuuntoDM3 {
     /// `<DIVELOGSDATA>`).
     public static func sniff(_ bytes: [UInt8]) -> Bool {
         guard let peek = ZipPeek.firstEntry(bytes, limit: 2048), peek.name.lowercased().hasSuffix(".xml") else { return false }
-        return rootElement(peek.prefix) == "SUUNTO"
-    }
-
-    /// The name of the first element of an XML document's start, past its declaration,
-    /// comments and processing instructions; `nil` when none is there.
-    static func rootElement(_ text: [UInt8]) -> String? {
-        var i = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while i < text.count {
-            let b = text[i]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
-            guard b == UInt8(ascii: "<"), i + 1 < text.count else { return nil }
-            let next = text[i + 1]
-            if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") {
-                guard let close = text[i...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-                i = close + 1
-                continue
-            }
-            var j = i + 1
-            while j < text.count, !(text[j] == 0x20 || text[j] == 0x09 || text[j] == 0x0A || text[j] == 0x0D
-                                    || text[j] == UInt8(ascii: ">") || text[j] == UInt8(ascii: "/")) { j += 1 }
-            return j < text.count ? String(decoding: text[(i + 1)..<j], as: UTF8.self) : nil
-        }
-        return nil
+        // The root as every sniffer reads it: past a declaration, comments and a DOCTYPE, its
+        // namespace prefix dropped.
+        let bom = peek.prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return SniffInput.xmlRoot(peek.prefix, from: bom).name == "SUUNTO"
     }
 }

@@ -273,5 +273,9 @@ let dm3Start = "<DATE>02.03.2024</DATE>\n<TIME>09:15:00</TIME>\n"
         let other = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try makeSDE([("1.xml", Array("<?xml version=\"1.0\"?>\n<DIVELOGSDATA/>".utf8))]))))
         #expect(!SuuntoDM3.sniff(other))
         #expect(!SuuntoDM3.sniff(Array("<SUUNTO/>".utf8)))
+        // A DOCTYPE, comments and a namespace prefix before the root are stepped over.
+        let dressed = "\u{FEFF}<?xml version=\"1.0\"?>\n<!-- Dive Manager -->\n<!DOCTYPE SUUNTO [<!ENTITY c \"x>y\">]>\n<dm:SUUNTO xmlns:dm=\"urn:x\"><MSG/></dm:SUUNTO>"
+        let sniffed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try makeSDE([("0.xml", Array(dressed.utf8))]))))
+        #expect(SuuntoDM3.sniff(sniffed))
     }
 }
