@@ -80,7 +80,7 @@ let sampleNotCarried = [
         #expect(r.stdout.contains("--to <format>"))
         // --to lists what umilog writes, --from what it reads.
         #expect(r.stdout.contains("(values: uddf, json, csv, csv-profile, ssrf)"))
-        #expect(r.stdout.contains("fit (Garmin FIT)"))
+        #expect(r.stdout.contains("(Garmin FIT)"))
     }
 
     /// A format umilog reads and does not write is bad usage for --to, not a failed input.
