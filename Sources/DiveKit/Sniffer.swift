@@ -55,53 +55,11 @@ public enum Sniffer {
         return bytes
     }
 
-    /// The root element's local name and start tag: past the declaration, processing
-    /// instructions, comments and a DOCTYPE (whose name is the root's: a file with one is still
-    /// recognised, and its reader refuses the DOCTYPE with a located error).
+    /// The root element's local name and start tag (DiveCore's ``SniffInput/xmlRoot(_:from:)``,
+    /// the one scan every format module reaches).
     static func xmlRoot(_ bytes: [UInt8], from start: Int) -> (String?, String?) {
-        var i = start
-        func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
-        var doctypeRoot: String?
-        while i < bytes.count {
-            skipSpace()
-            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "<") else { break }
-            if bytes[i + 1] == UInt8(ascii: "?") {
-                guard let end = find([UInt8(ascii: "?"), UInt8(ascii: ">")], in: bytes, from: i) else { return (nil, nil) }
-                i = end + 2
-            } else if bytes[i + 1] == UInt8(ascii: "!") {
-                if bytes[i...].starts(with: Array("<!--".utf8)) {
-                    guard let end = find(Array("-->".utf8), in: bytes, from: i) else { return (nil, nil) }
-                    i = end + 3
-                } else if bytes[i...].starts(with: Array("<!DOCTYPE".utf8)) {
-                    var j = i + 9
-                    while j < bytes.count, isSpace(bytes[j]) { j += 1 }
-                    var k = j
-                    while k < bytes.count, !(isSpace(bytes[k]) || bytes[k] == UInt8(ascii: ">") || bytes[k] == UInt8(ascii: "[")) { k += 1 }
-                    let name = String(decoding: bytes[j..<k], as: UTF8.self)
-                    if !name.isEmpty { doctypeRoot = name }
-                    // An internal subset may hold `>`: the root follows its `]>`.
-                    if k < bytes.count, bytes[k] == UInt8(ascii: "["), let end = find(Array("]>".utf8), in: bytes, from: k) {
-                        i = end + 2
-                    } else if let end = find([UInt8(ascii: ">")], in: bytes, from: k) {
-                        i = end + 1
-                    } else {
-                        return (doctypeRoot, nil)
-                    }
-                } else {
-                    guard let end = find([UInt8(ascii: ">")], in: bytes, from: i) else { return (doctypeRoot, nil) }
-                    i = end + 1
-                }
-            } else {
-                var j = i + 1
-                while j < bytes.count, !(isSpace(bytes[j]) || bytes[j] == UInt8(ascii: ">") || bytes[j] == UInt8(ascii: "/")) { j += 1 }
-                var name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
-                if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-                guard !name.isEmpty else { return (doctypeRoot, nil) }
-                let tagEnd = find([UInt8(ascii: ">")], in: bytes, from: j) ?? min(bytes.count, j + 512)
-                return (name, String(decoding: bytes[i..<min(tagEnd + 1, bytes.count)], as: UTF8.self))
-            }
-        }
-        return (doctypeRoot, nil)
+        let r = SniffInput.xmlRoot(bytes, from: start)
+        return (r.name, r.tag)
     }
 
     /// The first ``headSize`` bytes of the file at `path` (fewer when it is shorter).
