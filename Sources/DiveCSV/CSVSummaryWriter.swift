@@ -10,6 +10,10 @@ public final class CSVSummaryWriter {
     /// The header's records by uuid, extended as the header grows: a scan per dive made a
     /// 20,000-dive logbook with as many sites take 26 s.
     private var sites = RecordIndex(), people = RecordIndex(), trips = RecordIndex()
+    /// What a dive held that the table has no column for, counted per kind over the output:
+    /// one finding each at the end (a summary table drops by design; it says what).
+    private var notCarried: [(what: String, dives: Int)] = []
+    private var findings: [Finding] = []
 
     /// The column names for a unit system, in order.
     public static func columns(_ system: UnitSystem) -> [String] {
@@ -53,8 +57,10 @@ public final class CSVSummaryWriter {
         out.field(units.temperature(dive.airTemperature))
         out.field(site?.name)
         out.field(site?.location?.name)
-        out.field(site?.position.map { CSVNumber.format($0.latitude) })
-        out.field(site?.position.map { CSVNumber.format($0.longitude) })
+        // The site's position, else where the dive began (a computer's GPS fix).
+        let position = site?.position ?? dive.entryPosition
+        out.field(position.map { CSVNumber.format($0.latitude) })
+        out.field(position.map { CSVNumber.format($0.longitude) })
         out.field(dive.tripUUID.flatMap { trips.find($0, in: header.trips, \.uuid)?.name })
         out.field(list(dive.cylinders) { $0.gasLabel ?? $0.gasName })
         out.field(list(dive.cylinders) { $0.volume.map { CSVNumber.format($0) } })
@@ -71,12 +77,46 @@ public final class CSVSummaryWriter {
         out.field(dive.notes)
         out.field(dive.uuid)
         try out.endRecord()
+        account(dive, positionWritten: position != nil && position == dive.entryPosition)
+    }
+
+    /// Counts what `dive` holds that the row has no column for.
+    private func account(_ dive: Dive, positionWritten: Bool) {
+        let held: [(String, Bool)] = [
+            ("profiles (--to csv-profile writes the samples)", dive.profile != nil),
+            ("entry positions", dive.entryPosition != nil && !positionWritten),
+            ("exit positions", dive.exitPosition != nil),
+            ("recording modes (open circuit, rebreather, freedive…)", dive.recordings.contains { $0.mode != nil }),
+            ("decompression models and gradient factors", dive.recordings.contains { $0.decoModel != nil }),
+            ("dive computers' own dive numbers, serials and firmware", dive.recordings.contains {
+                $0.device?.diveNumber != nil || $0.device?.serial != nil || $0.device?.firmware != nil }),
+            ("CNS and OTU readings", dive.recordings.contains { $0.cnsStart != nil || $0.cnsEnd != nil || $0.otuStart != nil || $0.otuEnd != nil }),
+            ("more than one recording (only the first's computer is named)", dive.recordings.count > 1),
+            ("tags", !dive.tags.isEmpty),
+            ("sightings", !dive.sightings.isEmpty),
+            ("conditions (water type, current, waves, weather, entry, boat, altitude)", dive.waterType != nil || dive.current != nil
+                || dive.waves != nil || dive.weather != nil || dive.entryType != nil || dive.boatName != nil || dive.altitude != nil),
+            ("gear", !dive.gearUUIDs.isEmpty),
+        ]
+        for (what, has) in held where has {
+            if let i = notCarried.firstIndex(where: { $0.what == what }) { notCarried[i].dives += 1 } else { notCarried.append((what, 1)) }
+        }
+    }
+
+    /// What the table could not carry, once the output is complete.
+    public func takeFindings() -> [Finding] {
+        defer { findings.removeAll() }
+        return findings
     }
 
     /// Flushes what is buffered.
     public func finish() throws {
         try writeHeader()
         try out.flush()
+        for n in notCarried {
+            findings.append(Finding(.dropped, "csv.not-carried", "the summary table has no column for \(n.what): \(n.dives) dive\(n.dives == 1 ? " holds" : "s hold") some",
+                                    at: SourceLocation(file: nil)))
+        }
     }
 
     private func list(_ cylinders: [Cylinder], _ value: (Cylinder) -> String?) -> String? {

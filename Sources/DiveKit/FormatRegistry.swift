@@ -202,7 +202,6 @@ final class DiveJSONDocumentWriter: DiveWriter {
 
 extension CSVSummaryWriter: DiveWriter {
     public var spoolsBody: Bool { false }
-    public func takeFindings() -> [Finding] { [] }
     public func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         try finish()
     }

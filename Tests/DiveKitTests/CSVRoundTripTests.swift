@@ -16,7 +16,8 @@ struct SummaryCarried: Equatable {
         number = d.number; start = d.startedAt?.description; duration = d.submergedTime
         maxDepth = d.maxDepth; avgDepth = d.avgDepth; water = d.bottomTemperature; air = d.airTemperature
         let s = d.siteUUIDs.first.flatMap { h.site($0) }
-        site = s?.name; lat = s?.position?.latitude; lon = s?.position?.longitude
+        // The latitude and longitude columns hold the site's position, else the dive's entry.
+        site = s?.name; lat = (s?.position ?? d.entryPosition)?.latitude; lon = (s?.position ?? d.entryPosition)?.longitude
         trip = d.tripUUID.flatMap { h.trip($0)?.name }
         gases = d.cylinders.map { $0.gasLabel ?? $0.gasName }; volumes = d.cylinders.map(\.volume)
         startPressures = d.cylinders.map(\.startPressure); endPressures = d.cylinders.map(\.endPressure)
