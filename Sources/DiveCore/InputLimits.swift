@@ -25,5 +25,8 @@ public enum InputLimits {
         public static let depthMetres = DecimalNumber(-100)...DecimalNumber(11_000)
         /// Seconds in a dive's time axis: 10 days.
         public static let diveSeconds = DecimalNumber(0)...DecimalNumber(864_000)
+        /// Bar in a cylinder: DiveJSON's bound for a cylinder's start and end pressure (350 bar,
+        /// past any cylinder's working pressure).
+        public static let tankBar = DecimalNumber(0)...DecimalNumber(350)
     }
 }

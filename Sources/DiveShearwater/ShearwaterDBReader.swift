@@ -289,31 +289,41 @@ public final class ShearwaterDBReader: DiveSource {
         return dive
     }
 
+    /// `dive_details.Tank1PressureStart` … `Tank4PressureEnd` (lowercased): transmitter 1 to 4's
+    /// start and end.
+    private static let tankColumns = (1...4).map { ["tank\($0)pressurestart", "tank\($0)pressureend"] }
+
     /// `dive_details.Tank1PressureStart` … `Tank4PressureEnd`, in psi: the start and end of each
-    /// transmitter's tank, on the cylinder its pressures are on (or a cylinder of its own).
+    /// transmitter's tank, on the cylinder its pressures are on (or a cylinder of its own), read
+    /// by the samples' rule (``ShearwaterUnits/tankPressure(_:)``).
     private func readTankPressures(_ cells: [String: ShearwaterValue], consumed: inout Set<String>, into dive: inout Dive,
                                    recording rec: inout Recording, row: Int64) {
-        for tank in 1...4 {
+        for (tank, names) in Self.tankColumns.enumerated() {
             var ends: [Double?] = [nil, nil]
-            for (e, end) in ["start", "end"].enumerated() {
-                let name = "tank\(tank)pressure\(end)"
+            for (e, name) in names.enumerated() {
                 consumed.insert(name)
                 guard let v = cells[name] else { continue }
-                if let psi = Double(v.text), psi.isFinite {
-                    if psi > 0, psi < 8180 { ends[e] = (psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero) / 10 } else {
-                        report(.absent, "no-reading", "\(v.name) is \(v.text) psi, the device's mark of no reading; read as not recorded", path: "dive_details.\(v.name)", row: row)
-                    }
-                } else {
-                    report(isShearwaterState(v.text) ? .absent : .dropped, "no-reading", "\(v.name) says \"\(v.text)\", not a pressure; not carried",
-                           path: "dive_details.\(v.name)", row: row)
+                let path = "dive_details.\(v.name)"
+                switch ShearwaterUnits.tankPressure(v.text) {
+                case .bar(let tenths):
+                    ends[e] = Double(tenths) / 10
+                case .noReading:
+                    report(.absent, "no-reading", "\(v.name) is \(v.text) psi, the transmitter's mark of no reading; read as not recorded", path: path, row: row)
+                case .state:
+                    report(.absent, "no-reading", "\(v.name) says \"\(v.text)\", a state and not a reading; read as not recorded", path: path, row: row)
+                case .outOfRange:
+                    report(.dropped, "value-out-of-range", "\(v.name) \(v.text) psi is not a tank pressure (0 to 350 bar); not carried", path: path, row: row)
+                case .notANumber:
+                    report(.dropped, "not-a-number", "\(v.name) \"\(v.text)\" is not a number; not carried", path: path, row: row)
                 }
             }
             guard ends[0] != nil || ends[1] != nil else { continue }
-            let cylinder = tankCylinder(tank - 1, in: &dive, recording: &rec)
-            if let s = ends[0], s <= 350 { dive.cylinders[cylinder].startPressure = s }
-            if let e = ends[1], e <= 350 {
+            let cylinder = tankCylinder(tank, in: &dive, recording: &rec)
+            if let s = ends[0] { dive.cylinders[cylinder].startPressure = s }
+            if let e = ends[1] {
                 if let s = dive.cylinders[cylinder].startPressure, e > s {
-                    report(.dropped, "end-above-start", "Tank\(tank)PressureEnd is above its start; not carried", path: "dive_details.Tank\(tank)PressureEnd", row: row)
+                    let name = cells[names[1]]?.name ?? names[1]
+                    report(.dropped, "end-above-start", "\(name) is above its start; not carried", path: "dive_details.\(name)", row: row)
                 } else {
                     dive.cylinders[cylinder].endPressure = e
                 }

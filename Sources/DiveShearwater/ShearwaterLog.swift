@@ -131,3 +131,43 @@ enum ShearwaterUnits {
 
 /// Bar per pound per square inch.
 let barPerPSI = 0.0689475729
+
+/// What a transmitter's tank field says: a sample's `tank0pressurePSI` (`aiSensor0_PressurePSI`),
+/// or `dive_details.Tank1PressureStart` … `Tank4PressureEnd`. One rule for all of them
+/// (``ShearwaterUnits/tankPressure(_:)``), each outcome reported by the reader.
+enum TankPressure: Equatable {
+    /// A pressure, in tenths of a bar.
+    case bar(tenths: Int)
+    /// 0 psi, or a transmitter code at the top of its range (8180 to 8191 psi: 8184 and 8190
+    /// in the logs in hand): no reading, as Subsurface's importer reads them.
+    case noReading
+    /// Text such as `AI is off`, `No comms for 90 seconds`: the transmitter's state, not a reading.
+    case state
+    /// A number no cylinder holds: negative, too small to round to 0.1 bar, or past
+    /// ``InputLimits/Range/tankBar``.
+    case outOfRange
+    /// Neither a number nor a state.
+    case notANumber
+}
+
+extension ShearwaterUnits {
+    /// The most tenths of a bar a tank holds (``InputLimits/Range/tankBar``).
+    static let tankTenthsLimit = InputLimits.Range.tankBar.upperBound.scaledInteger(1)!
+
+    /// What a tank field's text says: psi, converted to tenths of a bar (rounded half away from
+    /// zero), a mark or state of no reading, or no pressure at all.
+    static func tankPressure(_ text: String) -> TankPressure {
+        guard let d = DecimalNumber(text) else {
+            if isShearwaterState(text) { return .state }
+            // Decimal text too large for a DecimalNumber (`1e999`) is a number, and no pressure.
+            let decimalSyntax = text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 | 0x20 == 0x65 }
+            return decimalSyntax && Double(text) != nil ? .outOfRange : .notANumber
+        }
+        let psi = d.doubleValue
+        if psi == 0 || (8180...8191).contains(psi) { return .noReading }
+        guard psi > 0 else { return .outOfRange }
+        let tenths = (psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)
+        guard tenths >= 1, tenths <= Double(tankTenthsLimit) else { return .outOfRange }
+        return .bar(tenths: Int(tenths))
+    }
+}

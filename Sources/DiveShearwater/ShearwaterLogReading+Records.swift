@@ -148,20 +148,12 @@ extension ShearwaterLogReading {
             }
             for (i, names) in Self.tankFields.enumerated() {
                 guard let v = names.lazy.compactMap({ r[$0] }).first else { continue }
-                if let psi = Double(v.text), psi.isFinite {
-                    // 0 and the transmitter codes at the top of the range (8184, 8190) are no reading,
-                    // as Subsurface's importer reads them.
-                    if psi > 0, psi < 8180 {
-                        add(&tanks[i], t, Int((psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally)
-                    } else if psi == 0 || (8180...8191).contains(psi) {
-                        countAbsent(v, k, "no-reading", "\(v.text) psi, the transmitter's mark of no reading")
-                    } else {
-                        countDropped(v, k, "value-out-of-range", "psi is not a tank pressure")
-                    }
-                } else if isShearwaterState(v.text) {
-                    countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
-                } else {
-                    countDropped(v, k, "not-a-number", "is not a number")
+                switch ShearwaterUnits.tankPressure(v.text) {
+                case .bar(let tenths): add(&tanks[i], t, tenths, v, k, tally: &tally)
+                case .noReading: countAbsent(v, k, "no-reading", "\(v.text) psi, the transmitter's mark of no reading")
+                case .state: countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
+                case .outOfRange: countDropped(v, k, "value-out-of-range", "psi is not a tank pressure (0 to 350 bar)")
+                case .notANumber: countDropped(v, k, "not-a-number", "is not a number")
                 }
             }
 

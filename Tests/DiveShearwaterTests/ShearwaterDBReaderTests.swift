@@ -175,6 +175,40 @@ let cloudCorpus = Paths.corpus + "/shearwater/shearwater-cloud-synthetic__102_o2
         #expect(ShearwaterDB.sniff(sniffInput(cloudCorpus)) == .certain)
     }
 
+    /// dive_details's tank columns are read by the samples' one rule, and every outcome is said:
+    /// the no-reading mark and a state are absent, a number no cylinder holds is out of range,
+    /// text that is neither is not a number; a cylinder is made only for a pressure carried.
+    @Test func tankColumnsFollowTheSamplesRule() throws {
+        let (path, dir) = try makeDatabase([
+            "CREATE TABLE dive_details (DiveId varchar primary key not null, DiveDate datetime, Tank1PressureStart varchar, Tank1PressureEnd varchar, Tank2PressureStart varchar, Tank2PressureEnd varchar, Tank3PressureStart varchar, Tank3PressureEnd varchar, Tank4PressureStart varchar, Tank4PressureEnd varchar)",
+            "INSERT INTO dive_details VALUES ('1', '2024-05-05 11:00:00', '-5', '1e300', '12,5', 'AI is off', '6000', '0', '3000', '2900')",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (dives, findings, _) = try readShearwaterDB(path, displayName: "t.db")
+        let d = try #require(dives.first)
+        #expect(d.cylinders.count == 1)
+        #expect(d.cylinders.first?.startPressure == 206.8 && d.cylinders.first?.endPressure == 199.9)
+        let tanks = findings.filter { $0.location.path?.hasPrefix("dive_details.Tank") == true }
+        #expect(tanks.map(\.description) == [
+            "t.db:row 1: dropped[shearwater-db.value-out-of-range]: dive_details.Tank1PressureStart: Tank1PressureStart -5 psi is not a tank pressure (0 to 350 bar); not carried",
+            "t.db:row 1: dropped[shearwater-db.value-out-of-range]: dive_details.Tank1PressureEnd: Tank1PressureEnd 1e300 psi is not a tank pressure (0 to 350 bar); not carried",
+            "t.db:row 1: dropped[shearwater-db.not-a-number]: dive_details.Tank2PressureStart: Tank2PressureStart \"12,5\" is not a number; not carried",
+            "t.db:row 1: absent[shearwater-db.no-reading]: dive_details.Tank2PressureEnd: Tank2PressureEnd says \"AI is off\", a state and not a reading; read as not recorded",
+            "t.db:row 1: dropped[shearwater-db.value-out-of-range]: dive_details.Tank3PressureStart: Tank3PressureStart 6000 psi is not a tank pressure (0 to 350 bar); not carried",
+            "t.db:row 1: absent[shearwater-db.no-reading]: dive_details.Tank3PressureEnd: Tank3PressureEnd is 0 psi, the transmitter's mark of no reading; read as not recorded",
+        ])
+    }
+
+    @Test(arguments: [
+        ("2960", TankPressure.bar(tenths: 2041)), ("5076", .bar(tenths: 3500)), ("5078", .outOfRange), ("0", .noReading),
+        ("8184", .noReading), ("8190", .noReading), ("8192", .outOfRange), ("-5", .outOfRange), ("0.001", .outOfRange),
+        ("1e300", .outOfRange), ("1e999", .outOfRange), ("AI is off", .state), ("UNAVAILABLE_SENSOR_DATA", .state),
+        ("--", .notANumber), ("0x10", .notANumber), ("nan", .notANumber),
+    ] as [(String, TankPressure)])
+    func oneTankPressureRule(text: String, expected: TankPressure) {
+        #expect(ShearwaterUnits.tankPressure(text) == expected)
+    }
+
     @Test func aDamagedLogKeepsTheDiveAndSaysWhy() throws {
         let (path, dir) = try makeDatabase([
             "CREATE TABLE dive_details (DiveId varchar primary key not null, DiveDate datetime, Depth varchar)",

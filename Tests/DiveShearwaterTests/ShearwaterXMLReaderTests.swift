@@ -128,6 +128,19 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
         #expect(d.cylinders.count == 1 && d.cylinders[0].oxygen == nil)
     }
 
+    /// A sample's tank field past any cylinder's pressure is dropped and said, as dive_details's is.
+    @Test func aTankPressurePastAnyCylinderIsOutOfRange() throws {
+        let records = ["<currentTime>0</currentTime><tank0pressurePSI>6000</tank0pressurePSI>",
+                       "<currentTime>1000</currentTime><tank0pressurePSI>3000</tank0pressurePSI>",
+                       "<currentTime>2000</currentTime><tank0pressurePSI>full</tank0pressurePSI>"]
+        let (dives, findings) = try readShearwaterXML(xml: shearwaterXML("<imperialUnits>false</imperialUnits>", records: records))
+        #expect(dives.first?.profile?.pressures.first?.series.values == [2068])
+        let range = try #require(findings.first { $0.code == "shearwater-xml.value-out-of-range" })
+        #expect(range.message == "<tank0pressurePSI> 6000 psi is not a tank pressure (0 to 350 bar); not carried")
+        #expect(range.location.path == "dive/diveLog/diveLogRecords/diveLogRecord/0/tank0pressurePSI")
+        #expect(findings.first { $0.code == "shearwater-xml.no-reading" }?.message == #"<tank0pressurePSI> holds "full", a state and not a reading, in 1 record; read as not recorded"#)
+    }
+
     @Test func extremeNumbersAreRefusedNeverTrapped() throws {
         let (dives, findings) = try readShearwaterXML(xml: shearwaterXML(
             "<imperialUnits>true</imperialUnits><maxDepth>1e999</maxDepth><maxTime>-1e200</maxTime><startCns>1e200</startCns><number>99999999999999999999</number>",
