@@ -103,11 +103,12 @@ extension ShearwaterDBReader {
         set("startSurfacePressure", log.surfacePressure.map(String.init))
         set("maxDepth", log.maxDepth.map(Self.tenths))
         set("maxTime", log.diveTime.map(String.init))
-        if let ticks = log.startTicks {
-            // The computer's clock, counted from 1970 as if it were UTC: its wall clock (libdivecomputer).
-            let days = Int(ticks) / 86_400, seconds = Int(ticks) % 86_400
-            let date = Self.civil(days)
-            set("startDate", "\(date.y)-\(Self.pad(date.m))-\(Self.pad(date.d)) \(Self.pad(seconds / 3600)):\(Self.pad(seconds / 60 % 60)):\(Self.pad(seconds % 60))")
+        // The computer's clock, counted from 1970 as if it were UTC: its wall clock (libdivecomputer),
+        // so the instant is read at UTC and the offset, which the log does not state, is dropped.
+        if let ticks = log.startTicks, var start = DiveDateTime(unixSeconds: Int(ticks), offset: .utc) {
+            start.offset = nil
+            draft.start = start
+            set("startDate", start.description)
         }
         let hpccr = log.aiMode == 4
         for (i, s) in log.samples.enumerated() {
@@ -214,22 +215,9 @@ extension ShearwaterDBReader {
         }
     }
 
-    static func tenths(_ v: Int) -> String { "\(v < 0 ? "-" : "")\(abs(v) / 10).\(abs(v) % 10)" }
-    static func hundredths(_ v: Int) -> String { "\(v < 0 ? "-" : "")\(abs(v) / 100).\(pad(abs(v) % 100))" }
-    static func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-
-    /// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-    static func civil(_ days: Int) -> (y: Int, m: Int, d: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    /// Tenths (`tenths(472)` is `47.2`) and hundredths, as decimal text.
+    static func tenths(_ v: Int) -> String { DecimalNumber(significand: Int64(v), exponent: -1).description }
+    static func hundredths(_ v: Int) -> String { DecimalNumber(significand: Int64(v), exponent: -2).description }
 
     /// Reads the dive's `dive_logs` row, and its `dive_log_records` rows when `samples` (no
     /// `log_data` log was decoded). Returns the units the row states.

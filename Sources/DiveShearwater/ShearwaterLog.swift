@@ -26,6 +26,9 @@ struct ShearwaterLogDraft {
     /// `<diveLog>`'s value children, or a `dive_logs` row's cells, by lowercased name.
     var scalars: [String: ShearwaterValue] = [:]
     var records: [ShearwaterRecord] = []
+    /// The start, where the log states it decoded (a PNF log's clock): `startdate` then only
+    /// names and locates it.
+    var start: DiveDateTime?
     subscript(_ name: String) -> ShearwaterValue? { scalars[name] }
 
     /// The `<diveLog>` children (and `dive_logs` columns) the reading takes; what it then refuses

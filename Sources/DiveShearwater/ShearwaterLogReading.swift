@@ -77,7 +77,7 @@ struct ShearwaterLogReading {
     /// depth and the time) is kept, and the log's own is compared with it.
     mutating func readSummary(_ log: ShearwaterLogDraft, units: ShearwaterUnits?, into dive: inout Dive, recording rec: inout Recording) {
         if let v = log["startdate"] {
-            if let (start, notes) = ShearwaterDate.parse(v.text) {
+            if let (start, notes) = log.start.map({ ($0, [ShearwaterDate.Note]()) }) ?? ShearwaterDate.parse(v.text) {
                 for note in notes { report(note.kind, note.code, "\(named(v)) \"\(v.text)\": \(note.message)", at: spelling.location(of: v)) }
                 if let kept = dive.startedAt {
                     if kept != start {

@@ -58,6 +58,10 @@ let cloudCorpus = Paths.corpus + "/shearwater/shearwater-cloud-synthetic__102_o2
         #expect(d.uuid == Identity.uuid5(namespace: ShearwaterDB.namespace, name: "dive:9000000000000000001"))
         // The log's own summary disagrees with dive_details's (a demo file): reported, not used.
         #expect(findings.contains { $0.code == "shearwater-db.max-depth-differs" })
+        // Its clock, 1785575328 s from 1970 in opening record 0 (bytes 12-15; `datetime.utcfromtimestamp`
+        // reads it 2026-08-01 09:08:48), is a wall clock: no offset.
+        #expect(findings.first { $0.code == "shearwater-db.start-differs" }?.message
+                == "the log's startDate says 2026-08-01T09:08:48, the dive's record 2026-01-01T12:00:00; the dive's record is kept")
         #expect(findings.contains { $0.code == "shearwater-db.not-carried" && $0.location.path == "log_data.format_version" })
     }
 
