@@ -65,24 +65,33 @@ protocol ShearwaterSpelling {
     var logLocation: SourceLocation { get }
 }
 
-/// Findings of one kind about many samples, counted: one finding per code and name per dive,
-/// never one per sample.
-struct FindingTally {
-    private var entries: [(kind: FindingKind, code: String, message: (Int) -> String, at: SourceLocation, count: Int)] = []
-    private var index: [String: Int] = [:]
+/// A record field the reading takes: its lowercased name, and the keys of the counted findings
+/// about it (``ShearwaterLogReading/tally``), made once rather than per record.
+struct RecordField: Sendable {
+    /// The lowercased name, the record's key.
+    let key: String
+    /// Keys: a value out of range, not a number, on the instant of an earlier one, a zero.
+    let outOfRange: String, notANumber: String, sameInstant: String, zero: String
 
-    /// Counts one more; `message` gets the count when the finding is made.
-    mutating func add(_ kind: FindingKind, _ code: String, key: String, at location: SourceLocation,
-                      _ message: @escaping (Int) -> String) {
-        let k = code + "\u{1F}" + key
-        if let i = index[k] { entries[i].count += 1; return }
-        index[k] = entries.count
-        entries.append((kind, code, message, location, 1))
+    init(_ key: String) {
+        self.key = key
+        outOfRange = key + "\u{1F}range"
+        notANumber = key + "\u{1F}nan"
+        sameInstant = key + "\u{1F}instant"
+        zero = key + "\u{1F}zero"
     }
 
-    func findings() -> [Finding] {
-        entries.map { Finding($0.kind, $0.code, $0.message($0.count), at: $0.at) }
-    }
+    static let time = RecordField("currenttime"), depth = RecordField("currentdepth"), temperature = RecordField("watertemp")
+    static let ndl = RecordField("currentndl"), tts = RecordField("ttsmins"), ppo2 = RecordField("averageppo2")
+    static let cns = RecordField("cnspercent"), ceiling = RecordField("decoceiling"), gf = RecordField("gf99")
+    static let o2 = RecordField("fractiono2"), he = RecordField("fractionhe")
+    static let circuit = RecordField("currentcircuitsetting"), circuitSwitch = RecordField("circuitswitchtype")
+    /// The four tank pressure fields, by transmitter: the XML names, then the database's.
+    static let tanks: [[RecordField]] = (0..<4).map { [RecordField("tank\($0)pressurepsi"), RecordField("aisensor\($0)_pressurepsi")] }
+}
+
+extension ShearwaterRecord {
+    subscript(_ field: RecordField) -> ShearwaterValue? { fields[field.key] }
 }
 
 /// What one sample's field says when it is not a number: Shearwater writes its transmitter and

@@ -33,12 +33,6 @@ extension ShearwaterLogReading {
     /// A gas as the records state it: percentages, and whether it was breathed as a diluent.
     private struct Gas: Hashable { var o2: Double; var he: Double; var diluent: Bool }
 
-    /// The four tank pressure fields, by transmitter: the XML names, then the database's.
-    static let tankFields: [[String]] = [
-        ["tank0pressurepsi", "aisensor0_pressurepsi"], ["tank1pressurepsi", "aisensor1_pressurepsi"],
-        ["tank2pressurepsi", "aisensor2_pressurepsi"], ["tank3pressurepsi", "aisensor3_pressurepsi"],
-    ]
-
     /// Builds the recording's profile, mode and the dive's cylinders from the log's records.
     /// - Parameter msPerTimeUnit: milliseconds per unit of `currentTime` (1: the XML export's
     ///   milliseconds).
@@ -47,16 +41,17 @@ extension ShearwaterLogReading {
         let records = log.records
         guard !records.isEmpty else { return }
         var timed: [Timed] = []
+        let spelling = self.spelling
         for (k, r) in records.enumerated() {
-            guard let v = r["currenttime"] else {
-                tally.add(.dropped, "\(spelling.format).sample-without-time", key: "", at: spelling.location(record: k, line: r.line)) {
+            guard let v = r[.time] else {
+                count("no-time", .dropped, "sample-without-time", at: spelling.location(record: k, line: r.line)) {
                     "\($0) record\($0 == 1 ? " states" : "s state") no currentTime, which alone places a reading; not carried"
                 }
                 continue
             }
-            guard let ms = sampleNumber(v, k) else { continue }
+            guard let ms = sampleNumber(v, k, .time) else { continue }
             guard ms >= 0, ms * msPerTimeUnit <= 864_000_000 else {
-                countDropped(v, k, "value-out-of-range", "ms is not a time in the dive, and its record is")
+                countDropped(v, k, .time, "value-out-of-range", "ms is not a time in the dive, and its record is")
                 continue
             }
             timed.append(Timed(t: Int((ms * msPerTimeUnit).rounded(.toNearestOrAwayFromZero)), k: k))
@@ -74,7 +69,7 @@ extension ShearwaterLogReading {
         var profile = Profile()
         var depth = Series(), temperature = Series(), ndl = Series(), tts = Series(), ppo2 = Series(), cns = Series()
         var ceiling = Series(), gf = Series()
-        var tanks = [Series](repeating: Series(), count: Self.tankFields.count)
+        var tanks = [Series](repeating: Series(), count: RecordField.tanks.count)
         var gases: [Gas] = []
         var events: [Event] = []
         var lastGas: Int?
@@ -82,99 +77,82 @@ extension ShearwaterLogReading {
         var firstCircuit: ShearwaterCircuit?
         var percentFractions = false
 
-        let spelling = self.spelling
-        /// Appends a reading, unless the channel already has one at this millisecond.
-        func add(_ series: inout Series, _ t: Int, _ value: Int, _ v: ShearwaterValue, _ k: Int, tally: inout FindingTally) {
-            if let last = series.times.last, t <= last {
-                let name = spelling.named(v.name, record: true)
-                tally.add(.dropped, "\(spelling.format).sample-same-instant", key: v.name, at: spelling.location(record: k, v)) {
-                    "\($0 == 1 ? "a reading" : "\($0) readings") of \(name) \($0 == 1 ? "lands" : "land") on the millisecond of an earlier one; the first is kept"
-                }
-                return
-            }
-            series.append(t, value)
-        }
-
         for (t, k) in timed.map({ ($0.t, $0.k) }) {
             let r = records[k]
             // Depth (or, in a freedive log, absolute pressure: see depthsArePressures).
-            if let v = r["currentdepth"], let units, !pressureDepths, let n = sampleNumber(v, k) {
+            if let v = r[.depth], let units, !pressureDepths, let n = sampleNumber(v, k, .depth) {
                 if let cm = units.centimetres(v.text), n >= 0, cm <= 1_100_000 {
-                    add(&depth, t, cm, v, k, tally: &tally)
+                    add(&depth, t, cm, v, k, .depth)
                 } else {
-                    countDropped(v, k, "depth-out-of-range", "is not a depth below the surface")
+                    countDropped(v, k, .depth, "depth-out-of-range", "is not a depth below the surface")
                 }
             }
-            if let v = r["watertemp"], let units, sampleNumber(v, k) != nil {
-                if let c = units.centidegrees(v.text), c >= -5_000, c <= 10_000 { add(&temperature, t, c, v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "is not a water temperature")
+            if let v = r[.temperature], let units, sampleNumber(v, k, .temperature) != nil {
+                if let c = units.centidegrees(v.text), c >= -5_000, c <= 10_000 { add(&temperature, t, c, v, k, .temperature) } else {
+                    countDropped(v, k, .temperature, "value-out-of-range", "is not a water temperature")
                 }
             }
-            if let v = r["currentndl"], let n = sampleNumber(v, k) {
-                if n >= 0, n <= 14_400 { add(&ndl, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "minutes is not a no-decompression time (a negative one is the device's absent-marker)")
+            if let v = r[.ndl], let n = sampleNumber(v, k, .ndl) {
+                if n >= 0, n <= 14_400 { add(&ndl, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, .ndl) } else {
+                    countDropped(v, k, .ndl, "value-out-of-range", "minutes is not a no-decompression time (a negative one is the device's absent-marker)")
                 }
             }
-            if let v = r["ttsmins"], let n = sampleNumber(v, k) {
-                if n >= 0, n <= 14_400 { add(&tts, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "minutes is not a time to surface")
+            if let v = r[.tts], let n = sampleNumber(v, k, .tts) {
+                if n >= 0, n <= 14_400 { add(&tts, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, .tts) } else {
+                    countDropped(v, k, .tts, "value-out-of-range", "minutes is not a time to surface")
                 }
             }
-            if let v = r["averageppo2"], let n = sampleNumber(v, k) {
-                if n > 0, n <= 10 { add(&ppo2, t, Int((n * 100).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else if n == 0 {
-                    let name = named(v, record: true)
-                    tally.add(.absent, "\(spelling.format).zero-ppo2", key: v.name, at: spelling.location(record: k, v)) {
-                        "\(name) is 0 in \($0) record\($0 == 1 ? "" : "s"): no gas has none, so it is the log's mark of no figure; read as not recorded"
-                    }
+            if let v = r[.ppo2], let n = sampleNumber(v, k, .ppo2) {
+                if n > 0, n <= 10 { add(&ppo2, t, Int((n * 100).rounded(.toNearestOrAwayFromZero)), v, k, .ppo2) } else if n == 0 {
+                    count(RecordField.ppo2.zero, .absent, "zero-ppo2", at: spelling.location(record: k, v),
+                          Self.zeroPPO2Message(spelling.named(v.name, record: true)))
                 } else {
-                    countDropped(v, k, "value-out-of-range", "bar is not a ppO2")
+                    countDropped(v, k, .ppo2, "value-out-of-range", "bar is not a ppO2")
                 }
             }
-            if let v = r["cnspercent"], let n = sampleNumber(v, k) {
-                if n >= 0, n <= 1000 { add(&cns, t, Int((n * 10).rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "% is not a CNS loading")
+            if let v = r[.cns], let n = sampleNumber(v, k, .cns) {
+                if n >= 0, n <= 1000 { add(&cns, t, Int((n * 10).rounded(.toNearestOrAwayFromZero)), v, k, .cns) } else {
+                    countDropped(v, k, .cns, "value-out-of-range", "% is not a CNS loading")
                 }
             }
-            if let v = r["decoceiling"], let units, let n = sampleNumber(v, k), n != 0 {
+            if let v = r[.ceiling], let units, let n = sampleNumber(v, k, .ceiling), n != 0 {
                 // A ceiling of zero is not a ceiling (converting.md).
-                if let cm = units.centimetres(v.text), n > 0, cm <= 1_100_000 { add(&ceiling, t, cm, v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "is not a ceiling")
+                if let cm = units.centimetres(v.text), n > 0, cm <= 1_100_000 { add(&ceiling, t, cm, v, k, .ceiling) } else {
+                    countDropped(v, k, .ceiling, "value-out-of-range", "is not a ceiling")
                 }
             }
-            if let v = r["gf99"], let n = sampleNumber(v, k) {
-                if n >= 0, n <= 1000 { add(&gf, t, Int(n.rounded(.toNearestOrAwayFromZero)), v, k, tally: &tally) } else {
-                    countDropped(v, k, "value-out-of-range", "is not a gradient factor (a negative one is the device's absent-marker)")
+            if let v = r[.gf], let n = sampleNumber(v, k, .gf) {
+                if n >= 0, n <= 1000 { add(&gf, t, Int(n.rounded(.toNearestOrAwayFromZero)), v, k, .gf) } else {
+                    countDropped(v, k, .gf, "value-out-of-range", "is not a gradient factor (a negative one is the device's absent-marker)")
                 }
             }
-            for (i, names) in Self.tankFields.enumerated() {
-                guard let v = names.lazy.compactMap({ r[$0] }).first else { continue }
+            for (i, names) in RecordField.tanks.enumerated() {
+                guard let (field, v) = names.lazy.compactMap({ f in r[f].map { (f, $0) } }).first else { continue }
                 switch ShearwaterUnits.tankPressure(v.text) {
-                case .bar(let tenths): add(&tanks[i], t, tenths, v, k, tally: &tally)
-                case .noReading: countAbsent(v, k, "no-reading", "\(v.text) psi, the transmitter's mark of no reading")
-                case .state: countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
-                case .outOfRange: countDropped(v, k, "value-out-of-range", "psi is not a tank pressure (0 to 350 bar)")
-                case .notANumber: countDropped(v, k, "not-a-number", "is not a number")
+                case .bar(let tenths): add(&tanks[i], t, tenths, v, k, field)
+                case .noReading: countAbsent(v, k, field, "\(v.text) psi, the transmitter's mark of no reading")
+                case .state: countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading")
+                case .outOfRange: countDropped(v, k, field, "value-out-of-range", "psi is not a tank pressure (0 to 350 bar)")
+                case .notANumber: countDropped(v, k, field, "not-a-number", "is not a number")
                 }
             }
 
             // The circuit, and the gas breathed (a diluent on a closed or semi-closed circuit).
             var circuit: ShearwaterCircuit?
-            if let v = r["currentcircuitsetting"] {
-                circuit = ShearwaterCircuit(v.text, switchType: r["circuitswitchtype"]?.text)
+            if let v = r[.circuit] {
+                circuit = ShearwaterCircuit(v.text, switchType: r[.circuitSwitch]?.text)
                 if let circuit {
                     circuits[circuit, default: 0] += 1
                     if firstCircuit == nil { firstCircuit = circuit }
                 } else {
-                    let name = named(v, record: true), text = v.text
-                    tally.add(.dropped, "\(spelling.format).circuit-unknown", key: v.text, at: spelling.location(record: k, v)) {
-                        "\(name) \"\(text)\" (\($0) record\($0 == 1 ? "" : "s")) is not a circuit this reader knows; not carried"
-                    }
+                    count(stateKey(.circuit, v.text), .dropped, "circuit-unknown", at: spelling.location(record: k, v),
+                          Self.circuitMessage(spelling.named(v.name, record: true), v.text))
                 }
             }
-            if let gv = r["fractiono2"] ?? r["fractionhe"] {
+            if let gv = r[.o2] ?? r[.he] {
                 var o2 = 0.0, he = 0.0, unusable = false
-                if let v = r["fractiono2"] { if let n = sampleNumber(v, k) { o2 = n } else { unusable = true } }
-                if let v = r["fractionhe"] { if let n = sampleNumber(v, k) { he = n } else { unusable = true } }
+                if let v = r[.o2] { if let n = sampleNumber(v, k, .o2) { o2 = n } else { unusable = true } }
+                if let v = r[.he] { if let n = sampleNumber(v, k, .he) { he = n } else { unusable = true } }
                 // A fraction that is no number has been reported; the record states no usable gas.
                 if unusable { continue }
                 // A fraction (0.21) in the XML export and Shearwater Desktop, a percent (21) in
@@ -184,13 +162,12 @@ extension ShearwaterLogReading {
                 if percent { percentFractions = true }
                 let o2p = percent ? o2 : o2 * 100, hep = percent ? he : he * 100
                 if o2p == 0 && hep == 0 {
-                    tally.add(.absent, "\(spelling.format).gas-absent", key: "zero", at: spelling.location(record: k, gv)) {
+                    count(RecordField.o2.zero, .absent, "gas-absent", at: spelling.location(record: k, gv)) {
                         "\($0) record\($0 == 1 ? " states" : "s state") oxygen and helium fractions of 0, no gas; read as not recorded"
                     }
                 } else if o2p <= 0 || hep < 0 || o2p + hep > 100.0001 {
-                    tally.add(.dropped, "\(spelling.format).mix-invalid", key: "\(o2)/\(he)", at: spelling.location(record: k, gv)) {
-                        "oxygen \(o2) and helium \(he) (\($0) record\($0 == 1 ? "" : "s")) are not a mix; not carried"
-                    }
+                    // Keyed by the mix (rare: a log's mixes are few).
+                    count("mix\u{1F}\(o2)/\(he)", .dropped, "mix-invalid", at: spelling.location(record: k, gv), Self.mixMessage(o2, he))
                 } else {
                     let gas = Gas(o2: (o2p * 1000).rounded() / 1000, he: (hep * 1000).rounded() / 1000,
                                   diluent: circuit != nil && circuit != .open)
@@ -267,7 +244,8 @@ extension ShearwaterLogReading {
         profile.pressures.sort { $0.gasNumber < $1.gasNumber }
 
         findings += tally.findings()
-        tally = FindingTally()
+        tally.removeAll()
+        stateKeys.removeAll()
         guard let last = [depth, temperature, ndl, tts, ppo2, cns, ceiling, gf].compactMap(\.times.last).max()
                 ?? profile.pressures.compactMap(\.series.times.last).max() else {
             if !events.isEmpty {
@@ -315,12 +293,12 @@ extension ShearwaterLogReading {
 
     /// A sample's decimal, or a counted finding when the text is not one (a state such as
     /// `AI is off` is absent, anything else dropped).
-    private mutating func sampleNumber(_ v: ShearwaterValue, _ k: Int) -> Double? {
+    private mutating func sampleNumber(_ v: ShearwaterValue, _ k: Int, _ field: RecordField) -> Double? {
         if let d = DecimalNumber(v.text), d.doubleValue.isFinite { return d.doubleValue }
         if isShearwaterState(v.text) {
-            countAbsent(v, k, "no-reading", "\"\(v.text)\", a state and not a reading")
+            countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading")
         } else {
-            countDropped(v, k, "not-a-number", "is not a number")
+            countDropped(v, k, field, "not-a-number", "is not a number")
         }
         return nil
     }
@@ -328,17 +306,51 @@ extension ShearwaterLogReading {
     /// A percentage as a diver writes it: `21`, `10.5`.
     private func percent(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
-    private mutating func countDropped(_ v: ShearwaterValue, _ k: Int, _ code: String, _ what: String) {
-        let name = named(v, record: true), text = v.text
-        tally.add(.dropped, "\(spelling.format).\(code)", key: v.name, at: spelling.location(record: k, v)) {
-            "\(name) \(text) \(what)\($0 > 1 ? " (the first of \($0))" : ""); not carried"
+    /// Appends a reading, unless the channel already has one at this millisecond.
+    private mutating func add(_ series: inout Series, _ t: Int, _ value: Int, _ v: ShearwaterValue, _ k: Int, _ field: RecordField) {
+        if let last = series.times.last, t <= last {
+            let spelling = self.spelling
+            count(field.sameInstant, .dropped, "sample-same-instant", at: spelling.location(record: k, v), Self.sameInstantMessage(spelling.named(v.name, record: true)))
+            return
         }
+        series.append(t, value)
     }
 
-    private mutating func countAbsent(_ v: ShearwaterValue, _ k: Int, _ code: String, _ what: String) {
-        let name = named(v, record: true)
-        tally.add(.absent, "\(spelling.format).\(code)", key: v.name + "\u{1F}" + v.text, at: spelling.location(record: k, v)) {
-            "\(name) holds \(what), in \($0) record\($0 == 1 ? "" : "s"); read as not recorded"
-        }
+    /// A value of `field` dropped, counted: "name text what (the first of N); not carried".
+    private mutating func countDropped(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ code: String, _ what: @autoclosure () -> String) {
+        let spelling = self.spelling
+        count(code == "not-a-number" ? field.notANumber : field.outOfRange, .dropped, code, at: spelling.location(record: k, v),
+              Self.droppedMessage(spelling.named(v.name, record: true), v.text, what()))
+    }
+
+    /// A value of `field` that is no reading, counted per field and text: "name holds what, in N records".
+    private mutating func countAbsent(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ what: @autoclosure () -> String) {
+        let spelling = self.spelling
+        count(stateKey(field, v.text), .absent, "no-reading", at: spelling.location(record: k, v),
+              Self.absentMessage(spelling.named(v.name, record: true), what()))
+    }
+
+    private static func droppedMessage(_ name: String, _ text: String, _ what: String) -> @Sendable (Int) -> String {
+        { "\(name) \(text) \(what)\($0 > 1 ? " (the first of \($0))" : ""); not carried" }
+    }
+
+    private static func absentMessage(_ name: String, _ what: String) -> @Sendable (Int) -> String {
+        { "\(name) holds \(what), in \($0) record\($0 == 1 ? "" : "s"); read as not recorded" }
+    }
+
+    private static func sameInstantMessage(_ name: String) -> @Sendable (Int) -> String {
+        { "\($0 == 1 ? "a reading" : "\($0) readings") of \(name) \($0 == 1 ? "lands" : "land") on the millisecond of an earlier one; the first is kept" }
+    }
+
+    private static func zeroPPO2Message(_ name: String) -> @Sendable (Int) -> String {
+        { "\(name) is 0 in \($0) record\($0 == 1 ? "" : "s"): no gas has none, so it is the log's mark of no figure; read as not recorded" }
+    }
+
+    private static func mixMessage(_ o2: Double, _ he: Double) -> @Sendable (Int) -> String {
+        { "oxygen \(o2) and helium \(he) (\($0) record\($0 == 1 ? "" : "s")) are not a mix; not carried" }
+    }
+
+    private static func circuitMessage(_ name: String, _ text: String) -> @Sendable (Int) -> String {
+        { "\(name) \"\(text)\" (\($0) record\($0 == 1 ? "" : "s")) is not a circuit this reader knows; not carried" }
     }
 }

@@ -7,7 +7,11 @@ import DiveCore
 struct ShearwaterLogReading {
     let spelling: any ShearwaterSpelling
     var findings: [Finding] = []
+    /// The records' findings, each counted once per kind (``count(_:_:_:at:_:)``).
     var tally = FindingTally()
+    /// The tally keys of a field's states (`AI is off`), made once per field and text.
+    var stateKeys: [StateKey: String] = [:]
+    struct StateKey: Hashable { var field: String; var text: String }
     var samplesPerDive = InputLimits.samplesPerDive
     /// Transmitter (0…3) to the cylinder its pressure channel went on, once the records are read.
     var tankCylinders: [Int: Int] = [:]
@@ -24,6 +28,29 @@ struct ShearwaterLogReading {
     }
 
     func named(_ v: ShearwaterValue, record: Bool = false) -> String { spelling.named(v.name, record: record) }
+
+    /// Counts one finding of a kind about many records into ``tally`` (DiveCore's
+    /// ``FindingTally``): its code, location and message are made only the first time `key` is
+    /// met. The autoclosures must not capture `self`, whose tally this changes.
+    mutating func count(_ key: String, _ kind: FindingKind, _ code: String, at location: @autoclosure () -> SourceLocation,
+                        _ message: @autoclosure () -> @Sendable (Int) -> String) {
+        guard tally.count(key) == 0 else {
+            tally.add(key, kind, code, at: location(), Self.counted)
+            return
+        }
+        tally.add(key, kind, "\(spelling.format).\(code)", at: location(), message())
+    }
+
+    private static let counted: @Sendable (Int) -> String = { _ in "" }
+
+    /// The tally key of `text` in `field`, a state or a mark of no reading: made once per pair.
+    mutating func stateKey(_ field: RecordField, _ text: String) -> String {
+        let pair = StateKey(field: field.key, text: text)
+        if let key = stateKeys[pair] { return key }
+        let key = field.key + "\u{1F}" + text
+        stateKeys[pair] = key
+        return key
+    }
 
     // MARK: Values
 

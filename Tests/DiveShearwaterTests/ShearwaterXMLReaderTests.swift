@@ -141,6 +141,21 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
         #expect(findings.first { $0.code == "shearwater-xml.no-reading" }?.message == #"<tank0pressurePSI> holds "full", a state and not a reading, in 1 record; read as not recorded"#)
     }
 
+    /// A finding about many records is one per field and kind (and per state's text), counted,
+    /// located at its first record.
+    @Test func recordFindingsAreCountedOncePerKind() throws {
+        let tanks = ["AI is off", "No comms for 30 seconds", "AI is off", "-5", "-7"]
+        let records = tanks.enumerated().map { "<currentTime>\($0.offset * 1000)</currentTime><tank0pressurePSI>\($0.element)</tank0pressurePSI>" }
+        let (_, findings) = try readShearwaterXML(xml: shearwaterXML("<imperialUnits>false</imperialUnits>", records: records))
+        let tank = findings.filter { $0.location.path?.hasSuffix("tank0pressurePSI") == true }
+        #expect(tank.map(\.message) == [
+            #"<tank0pressurePSI> holds "AI is off", a state and not a reading, in 2 records; read as not recorded"#,
+            #"<tank0pressurePSI> holds "No comms for 30 seconds", a state and not a reading, in 1 record; read as not recorded"#,
+            "<tank0pressurePSI> -5 psi is not a tank pressure (0 to 350 bar) (the first of 2); not carried",
+        ])
+        #expect(tank.map { $0.location.path ?? "" } == (0..<3).map { "dive/diveLog/diveLogRecords/diveLogRecord/\([0, 1, 3][$0])/tank0pressurePSI" })
+    }
+
     @Test func extremeNumbersAreRefusedNeverTrapped() throws {
         let (dives, findings) = try readShearwaterXML(xml: shearwaterXML(
             "<imperialUnits>true</imperialUnits><maxDepth>1e999</maxDepth><maxTime>-1e200</maxTime><startCns>1e200</startCns><number>99999999999999999999</number>",
