@@ -32,7 +32,18 @@ struct PetrelNativeLog {
         var cns: Int
         /// Transmitters 1 and 2: the raw 16-bit fields (2 psi steps in the low 12 bits; 0xFFF0 and
         /// above are states); 3 and 4 from a following 0xE1 record (log version 13 on).
-        var tanks: [UInt16?]
+        var tank1: UInt16, tank2: UInt16
+        var tank3: UInt16?, tank4: UInt16?
+
+        /// Transmitter `i + 1`'s field (`i` from 0 to 3), where the log has one.
+        func tank(_ i: Int) -> UInt16? {
+            switch i {
+            case 0: return tank1
+            case 1: return tank2
+            case 2: return tank3
+            default: return tank4
+            }
+        }
 
         /// Open circuit, per the status byte's 0x10 bit; closed otherwise, semi-closed with 0x08.
         var isOpenCircuit: Bool { status & 0x10 != 0 }
@@ -52,10 +63,6 @@ struct PetrelNativeLog {
     var gfHigh: Int?
     /// Seconds since 1970 of the computer's clock at the start (a wall clock, not UTC).
     var startTicks: UInt32?
-    /// The ten programmed gases: five open-circuit, then five diluents; enabled by ``gasEnabled``.
-    var fixedO2 = [Int](repeating: 0, count: 10)
-    var fixedHe = [Int](repeating: 0, count: 10)
-    var gasEnabled: UInt16 = 0
     /// Millibar.
     var surfacePressure: Int?
     var decoModel: Int?
@@ -89,7 +96,8 @@ struct PetrelNativeLog {
         guard !(data[0] == 0xFF && data[1] == 0xFF) else {
             throw Failure(message: "the log is in the Predator's older layout (it opens 0xFFFF), not the Petrel Native Format")
         }
-        var opening = [Int?](repeating: nil, count: 10)
+        // Which opening records the log holds; where each closing record is (record 0 is read).
+        var opening = [Bool](repeating: false, count: 10)
         var closing = [Int?](repeating: nil, count: 10)
         var offset = 0
         func u16(_ at: Int) -> Int { Int(data[at]) << 8 | Int(data[at + 1]) }
@@ -106,11 +114,11 @@ struct PetrelNativeLog {
                     depth: u16(p), stopDepth: u16(p + 2), tts: u16(p + 4), ppo2: Int(data[p + 6]), o2: Int(data[p + 7]),
                     he: Int(data[p + 8]), ndlOrStopTime: Int(data[p + 9]), status: data[p + 11],
                     rawTemperature: Int8(bitPattern: data[p + 13]), cns: Int(data[p + 22]),
-                    tanks: [UInt16(u16(p + 27)), UInt16(u16(p + 19)), nil, nil]))
+                    tank1: UInt16(u16(p + 27)), tank2: UInt16(u16(p + 19))))
             case 0xE1:
                 if logVersion >= 13, !samples.isEmpty {
-                    samples[samples.count - 1].tanks[2] = UInt16(u16(p))
-                    samples[samples.count - 1].tanks[3] = UInt16(u16(p + 2))
+                    samples[samples.count - 1].tank3 = UInt16(u16(p))
+                    samples[samples.count - 1].tank4 = UInt16(u16(p + 2))
                 } else {
                     undecoded[type, default: 0] += 1
                 }
@@ -125,7 +133,7 @@ struct PetrelNativeLog {
                 // Info event 38 is a bookmark the diver set (libdivecomputer); other events are not decoded.
                 if data[offset + 1] == 38 { bookmarks.append(samples.count) } else { undecoded[type, default: 0] += 1 }
             case 0x10...0x19:
-                opening[Int(type - 0x10)] = offset
+                opening[Int(type - 0x10)] = true
                 readOpening(Int(type - 0x10), at: offset, data)
             case 0x20...0x29:
                 closing[Int(type - 0x20)] = offset
@@ -135,8 +143,8 @@ struct PetrelNativeLog {
                 undecoded[type, default: 0] += 1
             }
         }
-        for i in 0...4 where opening[i] == nil || closing[i] == nil {
-            throw Failure(message: "the log has no \(opening[i] == nil ? "opening" : "closing") record \(i), which every PNF log holds")
+        for i in 0...4 where !opening[i] || closing[i] == nil {
+            throw Failure(message: "the log has no \(opening[i] ? "closing" : "opening") record \(i), which every PNF log holds")
         }
         if let c = closing[0] {
             maxDepth = u16(c + 4)
@@ -152,10 +160,7 @@ struct PetrelNativeLog {
             gfHigh = Int(data[o + 5])
             imperial = data[o + 8] == 1
             startTicks = UInt32(data[o + 12]) << 24 | UInt32(data[o + 13]) << 16 | UInt32(data[o + 14]) << 8 | UInt32(data[o + 15])
-            for i in 0..<10 { fixedO2[i] = Int(data[o + 20 + i]) }
-            for i in 0..<2 { fixedHe[i] = Int(data[o + 30 + i]) }
         case 1:
-            for i in 2..<10 { fixedHe[i] = Int(data[o + 1 + i - 2]) }
             surfacePressure = u16(o + 16)
         case 2:
             decoModel = Int(data[o + 18])
@@ -164,7 +169,6 @@ struct PetrelNativeLog {
             density = u16(o + 3)
         case 4:
             logVersion = Int(data[o + 16])
-            gasEnabled = UInt16(u16(o + 17))
             if logVersion >= 7 { aiMode = Int(data[o + 28]) }
         case 5:
             if logVersion >= 9 {

@@ -22,10 +22,11 @@ extension ShearwaterDBReader {
         for extra in rows.dropFirst() {
             let r: Int64 = extra["rowid"] ?? 0
             report(.dropped, "log-repeated", "a second log_data row for dive \(diveID); the first is read and this one is not carried", path: "log_data", row: r)
-            columns.account(extra, table: "log_data", rowid: r, consumed: ["log_id"])
+            columns.account(shearwaterCells(extra, rowid: r), table: "log_data", rowid: r, consumed: ["log_id"])
         }
         var consumed: Set<String> = ["log_id"]
-        let cells = shearwaterValues(row, rowid: rowid)
+        let ordered = shearwaterCells(row, rowid: rowid)
+        let cells = shearwaterValues(ordered)
         // The file name Shearwater gives the log opens with the computer's product name:
         // `Petrel 3[DEAD0810]#1 2026-1-1 12-0-0.swlogzp` (its serial, number and date are the row's own).
         if let v = cells["file_name"], let bracket = v.text.firstIndex(of: "[") {
@@ -37,7 +38,7 @@ extension ShearwaterDBReader {
                 consumed.insert("file_name")
             }
         }
-        defer { columns.account(row, table: "log_data", rowid: rowid, consumed: consumed) }
+        defer { columns.account(ordered, table: "log_data", rowid: rowid, consumed: consumed) }
         guard let format = cells["format"]?.text, format.lowercased() == "sw-pnf" else {
             report(.dropped, "log-format-unknown",
                    "log_data.format is \(cells["format"].map { "\"\($0.text)\"" } ?? "absent"), not sw-pnf, the one log format this reader decodes; the log is not carried",
@@ -91,47 +92,47 @@ extension ShearwaterDBReader {
         var reading = ShearwaterLogReading(spelling: spelling)
         reading.samplesPerDive = samplesPerDive
         var draft = ShearwaterLogDraft()
-        func set(_ name: String, _ text: String?) {
-            guard let text else { return }
-            draft.scalars[name.lowercased()] = ShearwaterValue(name: name, text: text, line: Int(row))
+        let line = Int(row)
+        // The log's numbers go to the shared reading as decoded numbers, never as text parsed back.
+        func set(_ key: String, _ name: String, _ number: DecimalNumber?) {
+            guard let number else { return }
+            draft.scalars[key] = ShearwaterValue(name: name, number: number, line: line)
         }
-        set("imperialUnits", log.imperial ? "1" : "0")
-        set("decoModel", log.decoModel.map(String.init))
-        set("gfMin", log.gfLow.map(String.init))
-        set("gfMax", log.gfHigh.map(String.init))
-        set("vpmbConservatism", log.conservatism.map(String.init))
-        set("startSurfacePressure", log.surfacePressure.map(String.init))
-        set("maxDepth", log.maxDepth.map(Self.tenths))
-        set("maxTime", log.diveTime.map(String.init))
+        set("imperialunits", "imperialUnits", DecimalNumber(log.imperial ? 1 : 0))
+        set("decomodel", "decoModel", log.decoModel.map(DecimalNumber.init))
+        set("gfmin", "gfMin", log.gfLow.map(DecimalNumber.init))
+        set("gfmax", "gfMax", log.gfHigh.map(DecimalNumber.init))
+        set("vpmbconservatism", "vpmbConservatism", log.conservatism.map(DecimalNumber.init))
+        set("startsurfacepressure", "startSurfacePressure", log.surfacePressure.map(DecimalNumber.init))
+        set("maxdepth", "maxDepth", log.maxDepth.map { DecimalNumber(significand: Int64($0), exponent: -1) })
+        set("maxtime", "maxTime", log.diveTime.map(DecimalNumber.init))
         // The computer's clock, counted from 1970 as if it were UTC: its wall clock (libdivecomputer),
         // so the instant is read at UTC and the offset, which the log does not state, is dropped.
         if let ticks = log.startTicks, var start = DiveDateTime(unixSeconds: Int(ticks), offset: .utc) {
             start.offset = nil
             draft.start = start
-            set("startDate", start.description)
+            draft.scalars["startdate"] = ShearwaterValue(name: "startDate", text: start.description, line: line)
         }
         let hpccr = log.aiMode == 4
+        draft.records.reserveCapacity(log.samples.count + log.freediveSamples.count)
         for (i, s) in log.samples.enumerated() {
-            var r = ShearwaterRecord(line: Int(row))
-            func field(_ name: String, _ text: String?) {
-                guard let text else { return }
-                r.fields[name.lowercased()] = ShearwaterValue(name: name, text: text, line: Int(row))
-            }
-            field("currentTime", String((i + 1) * log.interval))
-            field("currentDepth", Self.tenths(s.depth))
-            field("waterTemp", String(PetrelNativeLog.temperature(s.rawTemperature)))
-            field("ttsMins", String(s.tts))
-            if s.stopDepth == 0 { field("currentNdl", String(s.ndlOrStopTime)) }
-            field("currentCircuitSetting", s.isOpenCircuit ? "OC/BO" : s.isSemiClosed ? "SC/BO" : "CC/BO")
+            var r = ShearwaterRecord(line: line)
+            r.set(.time, DecimalNumber((i + 1) * log.interval))
+            r.set(.depth, DecimalNumber(significand: Int64(s.depth), exponent: -1))
+            r.set(.temperature, DecimalNumber(PetrelNativeLog.temperature(s.rawTemperature)))
+            r.set(.tts, DecimalNumber(s.tts))
+            if s.stopDepth == 0 { r.set(.ndl, DecimalNumber(s.ndlOrStopTime)) }
+            r.set(.circuit, text: s.isOpenCircuit ? "OC/BO" : s.isSemiClosed ? "SC/BO" : "CC/BO")
             // libdivecomputer reads the ppO2 byte on a rebreather's samples only.
-            if !s.isOpenCircuit { field("averagePPO2", Self.hundredths(s.ppo2)) }
-            field("fractionO2", Self.hundredths(s.o2))
-            field("fractionHe", Self.hundredths(s.he))
-            field("CNSPercent", String(s.cns))
+            if !s.isOpenCircuit { r.set(.ppo2, DecimalNumber(significand: Int64(s.ppo2), exponent: -2)) }
+            r.set(.o2, DecimalNumber(significand: Int64(s.o2), exponent: -2))
+            r.set(.he, DecimalNumber(significand: Int64(s.he), exponent: -2))
+            r.set(.cns, DecimalNumber(s.cns))
             if !hpccr {
-                for (t, raw) in s.tanks.enumerated() {
-                    guard let raw else { continue }
-                    field("tank\(t)pressurePSI", Self.tankText(raw))
+                for t in 0..<4 {
+                    guard let raw = s.tank(t) else { continue }
+                    let field = RecordField.tanks[t][0]
+                    if let state = Self.tankState(raw) { r.set(field, text: state) } else { r.set(field, DecimalNumber(Int(raw & 0x0FFF) * 2)) }
                 }
             }
             draft.records.append(r)
@@ -184,8 +185,8 @@ extension ShearwaterDBReader {
                            at: ShearwaterPNFSpelling(file: displayName, row: Int(row)).logLocation)
             for (i, f) in log.freediveSamples.enumerated() {
                 var r = ShearwaterRecord(line: Int(row))
-                r.fields["currenttime"] = ShearwaterValue(name: "currentTime", text: String((base + i + 1) * log.interval), line: Int(row))
-                r.fields["watertemp"] = ShearwaterValue(name: "waterTemp", text: Self.tenths(f.temperature), line: Int(row))
+                r.set(.time, DecimalNumber((base + i + 1) * log.interval))
+                r.set(.temperature, DecimalNumber(significand: Int64(f.temperature), exponent: -1))
                 draft.records.append(r)
             }
             return
@@ -193,9 +194,9 @@ extension ShearwaterDBReader {
         for (i, f) in log.freediveSamples.enumerated() {
             var r = ShearwaterRecord(line: Int(row))
             let metres = Double(f.pressure - surface) * 100 / (Double(density) * 9.80665)
-            r.fields["currenttime"] = ShearwaterValue(name: "currentTime", text: String((base + i + 1) * log.interval), line: Int(row))
-            r.fields["currentdepth"] = ShearwaterValue(name: "currentDepth", text: Self.hundredths(Int((max(metres, 0) * 100).rounded(.toNearestOrAwayFromZero))), line: Int(row))
-            r.fields["watertemp"] = ShearwaterValue(name: "waterTemp", text: Self.tenths(f.temperature), line: Int(row))
+            r.set(.time, DecimalNumber((base + i + 1) * log.interval))
+            r.set(.depth, DecimalNumber(significand: Int64((max(metres, 0) * 100).rounded(.toNearestOrAwayFromZero)), exponent: -2))
+            r.set(.temperature, DecimalNumber(significand: Int64(f.temperature), exponent: -1))
             draft.records.append(r)
         }
         reading.report(.inferred, "freedive-depth-from-pressure",
@@ -203,21 +204,22 @@ extension ShearwaterDBReader {
                        at: ShearwaterPNFSpelling(file: displayName, row: Int(row)).logLocation)
     }
 
-    /// A transmitter field as the XML export would spell it: psi, or its state.
-    static func tankText(_ raw: UInt16) -> String {
+    /// A transmitter field's state as the XML export spells it; `nil` for a reading (psi, in
+    /// 2 psi steps in the low 12 bits).
+    static func tankState(_ raw: UInt16) -> String? {
         switch raw {
         case 0xFFFF: return "AI is off"
         case 0xFFFE: return "No comms for 90 seconds"
         case 0xFFFD: return "No comms for 30 seconds"
         case 0xFFFC: return "Transmitter not paired"
         case 0xFFF0...: return "state 0x\(String(raw, radix: 16, uppercase: true))"
-        default: return String(Int(raw & 0x0FFF) * 2)
+        default: return nil
         }
     }
 
-    /// Tenths (`tenths(472)` is `47.2`) and hundredths, as decimal text.
-    static func tenths(_ v: Int) -> String { DecimalNumber(significand: Int64(v), exponent: -1).description }
-    static func hundredths(_ v: Int) -> String { DecimalNumber(significand: Int64(v), exponent: -2).description }
+    /// The `dive_logs` and `dive_log_records` columns read: the shared reading's, and the keys.
+    static let logColumnsRead = ShearwaterLogDraft.scalarNames.union(["diveid"])
+    static let recordColumnsRead = ShearwaterLogDraft.recordNames.union(["id", "divelogid"])
 
     /// Reads the dive's `dive_logs` row, and its `dive_log_records` rows when `samples` (no
     /// `log_data` log was decoded). Returns the units the row states.
@@ -227,20 +229,24 @@ extension ShearwaterDBReader {
         }) else { return nil }
         let rowid: Int64 = row["rowid"] ?? 0
         var draft = ShearwaterLogDraft()
-        draft.scalars = shearwaterValues(row, rowid: rowid)
-        columns.account(row, table: "dive_logs", rowid: rowid, consumed: ShearwaterLogDraft.scalarNames.union(["diveid"]))
+        let cells = shearwaterCells(row, rowid: rowid)
+        draft.scalars = shearwaterValues(cells)
+        columns.account(cells, table: "dive_logs", rowid: rowid, consumed: Self.logColumnsRead)
         var recordCount = 0
         if tables.contains("dive_log_records") {
             let limit = samplesPerDive
             recordCount = try read(table: "dive_log_records") { db in
                 let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM dive_log_records WHERE diveLogId = ? ORDER BY rowid", arguments: [diveID])
                 var n = 0
+                var keys: [String]?
                 while let r = try cursor.next() {
                     n += 1
                     guard samples, n <= limit else { continue }
                     let rid: Int64 = r["rowid"] ?? 0
-                    draft.records.append(ShearwaterRecord(fields: shearwaterValues(r, rowid: rid), line: Int(rid)))
-                    columns.account(r, table: "dive_log_records", rowid: rid, consumed: ShearwaterLogDraft.recordNames.union(["id", "divelogid"]))
+                    if keys == nil { keys = columnKeys(r) }
+                    let cells = shearwaterCells(r, rowid: rid, keys: keys)
+                    draft.records.append(ShearwaterRecord(fields: shearwaterValues(cells), line: Int(rid)))
+                    columns.account(cells, table: "dive_log_records", rowid: rid, consumed: Self.recordColumnsRead)
                 }
                 return n
             }
@@ -258,7 +264,7 @@ extension ShearwaterDBReader {
             // currentTime is milliseconds where the XML export writes these rows; a dive whose
             // records end within ten times its duration in seconds counts seconds instead.
             var scale = 1.0
-            if let duration = dive.submergedTime, let last = draft.records.compactMap({ $0["currenttime"].flatMap { Double($0.text) } }).max(),
+            if let duration = dive.submergedTime, let last = draft.records.lazy.compactMap({ $0[.time].flatMap { Double($0.text) } }).max(),
                last > 0, last < Double(duration) * 10 {
                 scale = 1000
                 reading.report(.resolved, "record-time-in-seconds",

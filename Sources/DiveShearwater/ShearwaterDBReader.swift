@@ -200,7 +200,8 @@ public final class ShearwaterDBReader: DiveSource {
     // MARK: One dive
 
     private func dive(from row: Row, rowid: Int64) throws -> Dive {
-        let cells = shearwaterValues(row, rowid: rowid)
+        let ordered = shearwaterCells(row, rowid: rowid)
+        let cells = shearwaterValues(ordered)
         var consumed: Set<String> = []
         func take(_ name: String) -> ShearwaterValue? {
             consumed.insert(name)
@@ -279,12 +280,12 @@ public final class ShearwaterDBReader: DiveSource {
         }
         // The temperatures dive_details states are in the log's units: read only where a log says which.
         if let units, let v = take("mintemp") {
-            if let c = units.celsius(v.text), c >= -5, c <= 50 { dive.bottomTemperature = c } else {
+            if let n = ShearwaterNumber(v), case let c = units.celsius(n), c >= -5, c <= 50 { dive.bottomTemperature = c } else {
                 report(.dropped, "value-out-of-range", "\(v.name) \"\(v.text)\" is not a water temperature; not carried", path: "dive_details.\(v.name)", row: rowid)
             }
         }
         readTankPressures(cells, consumed: &consumed, into: &dive, recording: &rec, row: rowid)
-        columns.account(row, table: "dive_details", rowid: rowid, consumed: consumed)
+        columns.account(ordered, table: "dive_details", rowid: rowid, consumed: consumed)
         if rec.hasContent { dive.recordings = [rec] }
         return dive
     }

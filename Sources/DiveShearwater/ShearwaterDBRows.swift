@@ -56,24 +56,22 @@ func cellText(_ value: DatabaseValue) -> String? {
 /// it read is counted here — the rule is the mechanism, not a list of names.
 struct ColumnTally {
     private struct Entry { var table: String; var column: String; var row: Int64; var example: String; var count: Int }
+    private struct Key: Hashable { var table: String; var column: String }
     private var entries: [Entry] = []
-    private var index: [String: Int] = [:]
+    private var index: [Key: Int] = [:]
 
-    /// Counts every non-empty cell of `row` (of `table`, at `rowid`) whose column is not in `consumed`
-    /// (lowercased names). The `rowid` column the reader selected beside the table's is skipped.
-    mutating func account(_ row: Row, table: String, rowid: Int64, consumed: Set<String>) {
-        for (column, value) in row where column != "rowid" && !consumed.contains(column.lowercased()) {
-            guard let text = cellText(value) else { continue }
-            let key = table + "." + column.lowercased()
+    /// Counts every cell of a row (`cells`, ``shearwaterCells(_:rowid:)``'s, of `table` at `rowid`)
+    /// whose lowercased column name is not in `consumed`.
+    mutating func account(_ cells: [ShearwaterCell], table: String, rowid: Int64, consumed: Set<String>) {
+        for cell in cells where !consumed.contains(cell.key) {
+            let key = Key(table: table, column: cell.key)
             if let i = index[key] { entries[i].count += 1; continue }
             index[key] = entries.count
+            let text = cell.value.text
             let example = text.count > 60 ? String(text.prefix(59)) + "…" : text
-            entries.append(Entry(table: table, column: column, row: rowid, example: example, count: 1))
+            entries.append(Entry(table: table, column: cell.value.name, row: rowid, example: example, count: 1))
         }
     }
-
-    /// Counts a whole row as not carried (a second `log_data` row for one dive).
-    mutating func account(_ row: Row, table: String, rowid: Int64) { account(row, table: table, rowid: rowid, consumed: []) }
 
     func findings(format: String, file: String) -> [Finding] {
         entries.map { e in
@@ -85,14 +83,29 @@ struct ColumnTally {
     }
 }
 
-/// A row's cells as the shared reading takes them, by lowercased column name, each located by the row.
-func shearwaterValues(_ row: Row, rowid: Int64) -> [String: ShearwaterValue] {
-    var out: [String: ShearwaterValue] = [:]
-    for (column, value) in row where column != "rowid" {
+/// One non-empty cell of a row: its column's lowercased name, and its value.
+typealias ShearwaterCell = (key: String, value: ShearwaterValue)
+
+/// A row's non-empty cells in column order, each converted to text once (``cellText(_:)``) and
+/// located by the row; the `rowid` column the reader selects beside the table's is left out.
+/// - Parameter keys: the columns' lowercased names, in order, where the caller made them once
+///   for every row of a query (``columnKeys(_:)``).
+func shearwaterCells(_ row: Row, rowid: Int64, keys: [String]? = nil) -> [ShearwaterCell] {
+    var out: [ShearwaterCell] = []
+    out.reserveCapacity(row.count)
+    for (i, (column, value)) in row.enumerated() where column != "rowid" {
         guard let text = cellText(value) else { continue }
-        out[column.lowercased()] = ShearwaterValue(name: column, text: text, line: Int(rowid))
+        out.append((keys?[i] ?? column.lowercased(), ShearwaterValue(name: column, text: text, line: Int(rowid))))
     }
     return out
+}
+
+/// The lowercased names of a row's columns, in order: every row of one query has the same.
+func columnKeys(_ row: Row) -> [String] { row.columnNames.map { $0.lowercased() } }
+
+/// A row's cells by lowercased column name, as the shared reading takes them.
+func shearwaterValues(_ cells: [ShearwaterCell]) -> [String: ShearwaterValue] {
+    Dictionary(cells.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
 }
 
 /// Where a `dive_logs`/`dive_log_records` value is, and how messages name it.

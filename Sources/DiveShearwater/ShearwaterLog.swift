@@ -1,14 +1,83 @@
 import DiveCore
 
-/// One value as a Shearwater log spells it: an element's text (`<maxDepth>20</maxDepth>`) or a
-/// table's cell (`dive_logs.maxDepth`), with its name as written and where it was.
+/// One value as a Shearwater log spells it: an element's text (`<maxDepth>20</maxDepth>`), a
+/// table's cell (`dive_logs.maxDepth`) or a number decoded from a PNF log, with its name as
+/// written and where it was.
 struct ShearwaterValue {
-    /// The element's or column's name, as written.
+    /// The element's or column's name, as written (a PNF log's: the XML export's name).
     var name: String
-    /// The text, trimmed; never empty (an empty value is not recorded).
-    var text: String
+    /// The text as written, or the number a binary source (a PNF log) decoded: no text is made
+    /// for it but for a message.
+    private var content: Content
     /// XML: the line the element closed on. A table: the row (1-based) the cell is in.
     var line: Int
+
+    private enum Content { case text(String), number(DecimalNumber) }
+
+    /// A value written as text, trimmed and not empty (an empty value is not recorded).
+    init(name: String, text: String, line: Int) {
+        self.name = name
+        content = .text(text)
+        self.line = line
+    }
+
+    /// A value decoded as a number.
+    init(name: String, number: DecimalNumber, line: Int) {
+        self.name = name
+        content = .number(number)
+        self.line = line
+    }
+
+    /// The text; a decoded number's is its decimal text, made when asked (for a message).
+    var text: String {
+        switch content {
+        case .text(let t): return t
+        case .number(let d): return d.description
+        }
+    }
+
+    /// The decoded number, where the source is binary.
+    var decoded: DecimalNumber? {
+        if case .number(let d) = content { return d }
+        return nil
+    }
+
+    /// The value as a decimal: the decoded number, or the text parsed.
+    var decimal: DecimalNumber? {
+        switch content {
+        case .text(let t): return DecimalNumber(t)
+        case .number(let d): return d
+        }
+    }
+}
+
+/// A value read as a number: exact, and as a `Double` made once.
+struct ShearwaterNumber {
+    let decimal: DecimalNumber
+    let value: Double
+
+    init(_ decimal: DecimalNumber) {
+        self.decimal = decimal
+        value = Self.double(decimal)
+    }
+
+    /// The value's number; `nil` for a state or text that is no number.
+    init?(_ v: ShearwaterValue) {
+        guard let d = v.decimal else { return nil }
+        self.init(d)
+        guard value.isFinite else { return nil }
+    }
+
+    /// `d` as a `Double` without making its text where that is exact: a significand below 2^53
+    /// and a power of ten up to 22 are exact doubles, so one multiplication or division is
+    /// correctly rounded (Clinger's fast path), the value `DecimalNumber.doubleValue` parses.
+    static func double(_ d: DecimalNumber) -> Double {
+        guard d.significand.magnitude < 1 << 53, abs(d.exponent) <= 22 else { return d.doubleValue }
+        let p = powersOfTen[abs(d.exponent)]
+        return d.exponent < 0 ? Double(d.significand) / p : Double(d.significand) * p
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { e in (0..<e).reduce(1.0) { r, _ in r * 10 } }
 }
 
 /// One sample record: a `<diveLogRecord>` or a `dive_log_records` row, its fields by lowercased name.
@@ -16,7 +85,6 @@ struct ShearwaterRecord {
     var fields: [String: ShearwaterValue] = [:]
     /// XML: the line the record opened on. A table: its row.
     var line: Int
-    subscript(_ name: String) -> ShearwaterValue? { fields[name] }
 }
 
 /// A Shearwater log in the shape both of its spellings share: Shearwater Desktop's XML export
@@ -65,33 +133,46 @@ protocol ShearwaterSpelling {
     var logLocation: SourceLocation { get }
 }
 
-/// A record field the reading takes: its lowercased name, and the keys of the counted findings
+/// A record field the reading takes: its name, lowercased, and the keys of the counted findings
 /// about it (``ShearwaterLogReading/tally``), made once rather than per record.
 struct RecordField: Sendable {
+    /// The name as the XML export spells it, which a decoded PNF sample's values take.
+    let name: String
     /// The lowercased name, the record's key.
     let key: String
     /// Keys: a value out of range, not a number, on the instant of an earlier one, a zero.
     let outOfRange: String, notANumber: String, sameInstant: String, zero: String
 
-    init(_ key: String) {
-        self.key = key
+    init(_ name: String) {
+        self.name = name
+        key = name.lowercased()
         outOfRange = key + "\u{1F}range"
         notANumber = key + "\u{1F}nan"
         sameInstant = key + "\u{1F}instant"
         zero = key + "\u{1F}zero"
     }
 
-    static let time = RecordField("currenttime"), depth = RecordField("currentdepth"), temperature = RecordField("watertemp")
-    static let ndl = RecordField("currentndl"), tts = RecordField("ttsmins"), ppo2 = RecordField("averageppo2")
-    static let cns = RecordField("cnspercent"), ceiling = RecordField("decoceiling"), gf = RecordField("gf99")
-    static let o2 = RecordField("fractiono2"), he = RecordField("fractionhe")
-    static let circuit = RecordField("currentcircuitsetting"), circuitSwitch = RecordField("circuitswitchtype")
+    static let time = RecordField("currentTime"), depth = RecordField("currentDepth"), temperature = RecordField("waterTemp")
+    static let ndl = RecordField("currentNdl"), tts = RecordField("ttsMins"), ppo2 = RecordField("averagePPO2")
+    static let cns = RecordField("CNSPercent"), ceiling = RecordField("decoCeiling"), gf = RecordField("gf99")
+    static let o2 = RecordField("fractionO2"), he = RecordField("fractionHe")
+    static let circuit = RecordField("currentCircuitSetting"), circuitSwitch = RecordField("circuitSwitchType")
     /// The four tank pressure fields, by transmitter: the XML names, then the database's.
-    static let tanks: [[RecordField]] = (0..<4).map { [RecordField("tank\($0)pressurepsi"), RecordField("aisensor\($0)_pressurepsi")] }
+    static let tanks: [[RecordField]] = (0..<4).map { [RecordField("tank\($0)pressurePSI"), RecordField("aiSensor\($0)_PressurePSI")] }
 }
 
 extension ShearwaterRecord {
     subscript(_ field: RecordField) -> ShearwaterValue? { fields[field.key] }
+
+    /// Sets a decoded number (a PNF sample's).
+    mutating func set(_ field: RecordField, _ number: DecimalNumber) {
+        fields[field.key] = ShearwaterValue(name: field.name, number: number, line: line)
+    }
+
+    /// Sets decoded text (a PNF sample's circuit or transmitter state).
+    mutating func set(_ field: RecordField, text: String) {
+        fields[field.key] = ShearwaterValue(name: field.name, text: text, line: line)
+    }
 }
 
 /// What one sample's field says when it is not a number: Shearwater writes its transmitter and
@@ -104,39 +185,40 @@ func isShearwaterState(_ text: String) -> Bool {
 enum ShearwaterUnits {
     case metric, imperial
 
-    /// Metres of a depth written in these units, as a decimal (exact for metres).
-    func metres(_ text: String) -> Double? {
-        guard let d = DecimalNumber(text) else { return nil }
+    /// Metres of a depth in these units.
+    func metres(_ n: ShearwaterNumber) -> Double {
         switch self {
-        case .metric: return d.doubleValue
-        case .imperial: return d.doubleValue * 0.3048
+        case .metric: return n.value
+        case .imperial: return n.value * 0.3048
         }
     }
 
-    /// Centimetres of a depth written in these units, rounded half away from zero.
-    func centimetres(_ text: String) -> Int? {
-        guard let d = DecimalNumber(text) else { return nil }
+    /// Metres of a depth in these units, as a decimal (exact for metres); `nil` past a decimal's range.
+    func metresDecimal(_ n: ShearwaterNumber) -> DecimalNumber? {
+        self == .metric ? n.decimal : DecimalNumber(metres(n))
+    }
+
+    /// Centimetres of a depth in these units, rounded half away from zero.
+    func centimetres(_ n: ShearwaterNumber) -> Int? {
         switch self {
-        case .metric: return d.scaledInteger(2)
-        case .imperial: return Int(exactly: (d.doubleValue * 30.48).rounded(.toNearestOrAwayFromZero))
+        case .metric: return n.decimal.scaledInteger(2)
+        case .imperial: return Int(exactly: (n.value * 30.48).rounded(.toNearestOrAwayFromZero))
         }
     }
 
-    /// °C of a temperature written in these units.
-    func celsius(_ text: String) -> Double? {
-        guard let d = DecimalNumber(text) else { return nil }
+    /// °C of a temperature in these units.
+    func celsius(_ n: ShearwaterNumber) -> Double {
         switch self {
-        case .metric: return d.doubleValue
-        case .imperial: return (d.doubleValue - 32) * 5 / 9
+        case .metric: return n.value
+        case .imperial: return (n.value - 32) * 5 / 9
         }
     }
 
     /// Hundredths of a °C, rounded half away from zero.
-    func centidegrees(_ text: String) -> Int? {
-        guard let d = DecimalNumber(text) else { return nil }
+    func centidegrees(_ n: ShearwaterNumber) -> Int? {
         switch self {
-        case .metric: return d.scaledInteger(2)
-        case .imperial: return Int(exactly: ((d.doubleValue - 32) * 500 / 9).rounded(.toNearestOrAwayFromZero))
+        case .metric: return n.decimal.scaledInteger(2)
+        case .imperial: return Int(exactly: ((n.value - 32) * 500 / 9).rounded(.toNearestOrAwayFromZero))
         }
     }
 }
@@ -175,7 +257,16 @@ extension ShearwaterUnits {
             let decimalSyntax = text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 | 0x20 == 0x65 }
             return decimalSyntax && Double(text) != nil ? .outOfRange : .notANumber
         }
-        let psi = d.doubleValue
+        return tankPressure(psi: ShearwaterNumber.double(d))
+    }
+
+    /// What a tank value says: a decoded number is read as such, text by ``tankPressure(_:)-(String)``.
+    static func tankPressure(_ v: ShearwaterValue) -> TankPressure {
+        if let d = v.decoded { return tankPressure(psi: ShearwaterNumber.double(d)) }
+        return tankPressure(v.text)
+    }
+
+    private static func tankPressure(psi: Double) -> TankPressure {
         if psi == 0 || (8180...8191).contains(psi) { return .noReading }
         guard psi > 0 else { return .outOfRange }
         let tenths = (psi * barPerPSI * 10).rounded(.toNearestOrAwayFromZero)

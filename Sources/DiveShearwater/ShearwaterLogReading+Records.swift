@@ -49,7 +49,7 @@ extension ShearwaterLogReading {
                 }
                 continue
             }
-            guard let ms = sampleNumber(v, k, .time) else { continue }
+            guard let ms = number(v, record: (k, .time))?.value else { continue }
             guard ms >= 0, ms * msPerTimeUnit <= 864_000_000 else {
                 countDropped(v, k, .time, "value-out-of-range", "ms is not a time in the dive, and its record is")
                 continue
@@ -65,7 +65,10 @@ extension ShearwaterLogReading {
             timed.removeLast(timed.count - samplesPerDive)
         }
 
-        let pressureDepths = units.map { depthsArePressures(log, timed: timed, units: $0) } ?? false
+        // Each record's depth, parsed once for the freedive test and the profile (a value that is no
+        // number is reported where the profile reads it).
+        let depthNumbers: [ShearwaterNumber?] = units == nil ? [] : timed.map { records[$0.k][.depth].flatMap { ShearwaterNumber($0) } }
+        let pressureDepths = units.map { depthsArePressures(log, timed: timed, depths: depthNumbers, units: $0) } ?? false
         var profile = Profile()
         var depth = Series(), temperature = Series(), ndl = Series(), tts = Series(), ppo2 = Series(), cns = Series()
         var ceiling = Series(), gf = Series()
@@ -77,32 +80,33 @@ extension ShearwaterLogReading {
         var firstCircuit: ShearwaterCircuit?
         var percentFractions = false
 
-        for (t, k) in timed.map({ ($0.t, $0.k) }) {
+        for (j, x) in timed.enumerated() {
+            let t = x.t, k = x.k
             let r = records[k]
             // Depth (or, in a freedive log, absolute pressure: see depthsArePressures).
-            if let v = r[.depth], let units, !pressureDepths, let n = sampleNumber(v, k, .depth) {
-                if let cm = units.centimetres(v.text), n >= 0, cm <= 1_100_000 {
+            if let v = r[.depth], let units, !pressureDepths, let n = depthNumbers[j] ?? number(v, record: (k, .depth)) {
+                if let cm = units.centimetres(n), n.value >= 0, cm <= 1_100_000 {
                     add(&depth, t, cm, v, k, .depth)
                 } else {
                     countDropped(v, k, .depth, "depth-out-of-range", "is not a depth below the surface")
                 }
             }
-            if let v = r[.temperature], let units, sampleNumber(v, k, .temperature) != nil {
-                if let c = units.centidegrees(v.text), c >= -5_000, c <= 10_000 { add(&temperature, t, c, v, k, .temperature) } else {
+            if let v = r[.temperature], let units, let n = number(v, record: (k, .temperature)) {
+                if let c = units.centidegrees(n), c >= -5_000, c <= 10_000 { add(&temperature, t, c, v, k, .temperature) } else {
                     countDropped(v, k, .temperature, "value-out-of-range", "is not a water temperature")
                 }
             }
-            if let v = r[.ndl], let n = sampleNumber(v, k, .ndl) {
+            if let v = r[.ndl], let n = number(v, record: (k, .ndl))?.value {
                 if n >= 0, n <= 14_400 { add(&ndl, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, .ndl) } else {
                     countDropped(v, k, .ndl, "value-out-of-range", "minutes is not a no-decompression time (a negative one is the device's absent-marker)")
                 }
             }
-            if let v = r[.tts], let n = sampleNumber(v, k, .tts) {
+            if let v = r[.tts], let n = number(v, record: (k, .tts))?.value {
                 if n >= 0, n <= 14_400 { add(&tts, t, Int((n * 60).rounded(.toNearestOrAwayFromZero)), v, k, .tts) } else {
                     countDropped(v, k, .tts, "value-out-of-range", "minutes is not a time to surface")
                 }
             }
-            if let v = r[.ppo2], let n = sampleNumber(v, k, .ppo2) {
+            if let v = r[.ppo2], let n = number(v, record: (k, .ppo2))?.value {
                 if n > 0, n <= 10 { add(&ppo2, t, Int((n * 100).rounded(.toNearestOrAwayFromZero)), v, k, .ppo2) } else if n == 0 {
                     count(RecordField.ppo2.zero, .absent, "zero-ppo2", at: spelling.location(record: k, v),
                           Self.zeroPPO2Message(spelling.named(v.name, record: true)))
@@ -110,25 +114,25 @@ extension ShearwaterLogReading {
                     countDropped(v, k, .ppo2, "value-out-of-range", "bar is not a ppO2")
                 }
             }
-            if let v = r[.cns], let n = sampleNumber(v, k, .cns) {
+            if let v = r[.cns], let n = number(v, record: (k, .cns))?.value {
                 if n >= 0, n <= 1000 { add(&cns, t, Int((n * 10).rounded(.toNearestOrAwayFromZero)), v, k, .cns) } else {
                     countDropped(v, k, .cns, "value-out-of-range", "% is not a CNS loading")
                 }
             }
-            if let v = r[.ceiling], let units, let n = sampleNumber(v, k, .ceiling), n != 0 {
+            if let v = r[.ceiling], let units, let n = number(v, record: (k, .ceiling)), n.value != 0 {
                 // A ceiling of zero is not a ceiling (converting.md).
-                if let cm = units.centimetres(v.text), n > 0, cm <= 1_100_000 { add(&ceiling, t, cm, v, k, .ceiling) } else {
+                if let cm = units.centimetres(n), n.value > 0, cm <= 1_100_000 { add(&ceiling, t, cm, v, k, .ceiling) } else {
                     countDropped(v, k, .ceiling, "value-out-of-range", "is not a ceiling")
                 }
             }
-            if let v = r[.gf], let n = sampleNumber(v, k, .gf) {
+            if let v = r[.gf], let n = number(v, record: (k, .gf))?.value {
                 if n >= 0, n <= 1000 { add(&gf, t, Int(n.rounded(.toNearestOrAwayFromZero)), v, k, .gf) } else {
                     countDropped(v, k, .gf, "value-out-of-range", "is not a gradient factor (a negative one is the device's absent-marker)")
                 }
             }
             for (i, names) in RecordField.tanks.enumerated() {
                 guard let (field, v) = names.lazy.compactMap({ f in r[f].map { (f, $0) } }).first else { continue }
-                switch ShearwaterUnits.tankPressure(v.text) {
+                switch ShearwaterUnits.tankPressure(v) {
                 case .bar(let tenths): add(&tanks[i], t, tenths, v, k, field)
                 case .noReading: countAbsent(v, k, field, "\(v.text) psi, the transmitter's mark of no reading")
                 case .state: countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading")
@@ -151,8 +155,8 @@ extension ShearwaterLogReading {
             }
             if let gv = r[.o2] ?? r[.he] {
                 var o2 = 0.0, he = 0.0, unusable = false
-                if let v = r[.o2] { if let n = sampleNumber(v, k, .o2) { o2 = n } else { unusable = true } }
-                if let v = r[.he] { if let n = sampleNumber(v, k, .he) { he = n } else { unusable = true } }
+                if let v = r[.o2] { if let n = number(v, record: (k, .o2)) { o2 = n.value } else { unusable = true } }
+                if let v = r[.he] { if let n = number(v, record: (k, .he)) { he = n.value } else { unusable = true } }
                 // A fraction that is no number has been reported; the record states no usable gas.
                 if unusable { continue }
                 // A fraction (0.21) in the XML export and Shearwater Desktop, a percent (21) in
@@ -276,55 +280,44 @@ extension ShearwaterLogReading {
     /// pressure in millibar where a depth would be (libdivecomputer's Shearwater parser reads
     /// them so), and a depth from a pressure needs the water's density, which the log does not
     /// state: the readings are reported, not carried.
-    private mutating func depthsArePressures(_ log: ShearwaterLogDraft, timed: [Timed], units: ShearwaterUnits) -> Bool {
-        guard let mv = log["maxdepth"], let max = units.metres(mv.text), max > 0 else { return false }
-        var deepest: (metres: Double, value: ShearwaterValue, k: Int)?
-        for x in timed {
-            guard let v = log.records[x.k]["currentdepth"], let m = units.metres(v.text) else { continue }
-            if m > (deepest?.metres ?? -1) { deepest = (m, v, x.k) }
+    private mutating func depthsArePressures(_ log: ShearwaterLogDraft, timed: [Timed], depths: [ShearwaterNumber?], units: ShearwaterUnits) -> Bool {
+        guard let mv = log["maxdepth"], let mn = ShearwaterNumber(mv) else { return false }
+        let max = units.metres(mn)
+        guard max > 0 else { return false }
+        var deepest: (metres: Double, j: Int)?
+        for (j, n) in depths.enumerated() {
+            guard let n else { continue }
+            let m = units.metres(n)
+            if m > (deepest?.metres ?? -1) { deepest = (m, j) }
         }
-        guard let deepest, deepest.metres > max + Swift.max(1, max / 10) else { return false }
-        let count = timed.filter { log.records[$0.k]["currentdepth"] != nil }.count
+        guard let deepest, deepest.metres > max + Swift.max(1, max / 10), let value = log.records[timed[deepest.j].k][.depth] else { return false }
+        let count = timed.filter { log.records[$0.k][.depth] != nil }.count
         report(.dropped, "depth-is-pressure",
-               "the records' \(named(deepest.value, record: true)) runs to \(deepest.value.text), far deeper than the log's \(named(mv)) of \(mv.text): they are absolute pressures in millibar, as a Shearwater freedive log records them, and a depth from a pressure needs a water density the log does not state; the \(count) readings are not carried",
-               at: spelling.location(record: deepest.k, deepest.value))
+               "the records' \(named(value, record: true)) runs to \(value.text), far deeper than the log's \(named(mv)) of \(mv.text): they are absolute pressures in millibar, as a Shearwater freedive log records them, and a depth from a pressure needs a water density the log does not state; the \(count) readings are not carried",
+               at: spelling.location(record: timed[deepest.j].k, value))
         return true
-    }
-
-    /// A sample's decimal, or a counted finding when the text is not one (a state such as
-    /// `AI is off` is absent, anything else dropped).
-    private mutating func sampleNumber(_ v: ShearwaterValue, _ k: Int, _ field: RecordField) -> Double? {
-        if let d = DecimalNumber(v.text), d.doubleValue.isFinite { return d.doubleValue }
-        if isShearwaterState(v.text) {
-            countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading")
-        } else {
-            countDropped(v, k, field, "not-a-number", "is not a number")
-        }
-        return nil
     }
 
     /// A percentage as a diver writes it: `21`, `10.5`.
     private func percent(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     /// Appends a reading, unless the channel already has one at this millisecond.
+    /// (The records are in time order, so an earlier instant cannot follow.)
     private mutating func add(_ series: inout Series, _ t: Int, _ value: Int, _ v: ShearwaterValue, _ k: Int, _ field: RecordField) {
-        if let last = series.times.last, t <= last {
-            let spelling = self.spelling
-            count(field.sameInstant, .dropped, "sample-same-instant", at: spelling.location(record: k, v), Self.sameInstantMessage(spelling.named(v.name, record: true)))
-            return
-        }
-        series.append(t, value)
+        guard !series.appendKeepingFirst(t, value) else { return }
+        let spelling = self.spelling
+        count(field.sameInstant, .dropped, "sample-same-instant", at: spelling.location(record: k, v), Self.sameInstantMessage(spelling.named(v.name, record: true)))
     }
 
     /// A value of `field` dropped, counted: "name text what (the first of N); not carried".
-    private mutating func countDropped(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ code: String, _ what: @autoclosure () -> String) {
+    mutating func countDropped(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ code: String, _ what: @autoclosure () -> String) {
         let spelling = self.spelling
         count(code == "not-a-number" ? field.notANumber : field.outOfRange, .dropped, code, at: spelling.location(record: k, v),
               Self.droppedMessage(spelling.named(v.name, record: true), v.text, what()))
     }
 
     /// A value of `field` that is no reading, counted per field and text: "name holds what, in N records".
-    private mutating func countAbsent(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ what: @autoclosure () -> String) {
+    mutating func countAbsent(_ v: ShearwaterValue, _ k: Int, _ field: RecordField, _ what: @autoclosure () -> String) {
         let spelling = self.spelling
         count(stateKey(field, v.text), .absent, "no-reading", at: spelling.location(record: k, v),
               Self.absentMessage(spelling.named(v.name, record: true), what()))

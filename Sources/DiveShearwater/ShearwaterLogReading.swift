@@ -54,12 +54,16 @@ struct ShearwaterLogReading {
 
     // MARK: Values
 
-    /// A decimal, or a finding when the text is not one (a state such as `AI is off` is absent,
-    /// anything else is dropped); `nil` when absent.
-    mutating func number(_ v: ShearwaterValue?) -> Double? {
+    /// A value's number, or a finding when it is not one: a state such as `AI is off` is absent,
+    /// anything else dropped. A record's value (`record`: its place and field) is counted once
+    /// per kind (``count(_:_:_:at:_:)``), a log's reported; `nil` when absent.
+    mutating func number(_ v: ShearwaterValue?, record: (k: Int, field: RecordField)? = nil) -> ShearwaterNumber? {
         guard let v else { return nil }
-        if let d = DecimalNumber(v.text), d.doubleValue.isFinite { return d.doubleValue }
-        if isShearwaterState(v.text) {
+        if let n = ShearwaterNumber(v) { return n }
+        let state = isShearwaterState(v.text)
+        if let (k, field) = record {
+            if state { countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading") } else { countDropped(v, k, field, "not-a-number", "is not a number") }
+        } else if state {
             report(.absent, "no-reading", "\(named(v)) says \"\(v.text)\", a state and not a reading; read as not recorded",
                    at: spelling.location(of: v))
         } else {
@@ -70,7 +74,7 @@ struct ShearwaterLogReading {
 
     /// A whole number in `range`, or a finding; `nil` when absent.
     mutating func integer(_ v: ShearwaterValue?, in range: ClosedRange<Int>, what: String) -> Int? {
-        guard let v, let n = number(v) else { return nil }
+        guard let v, let n = number(v)?.value else { return nil }
         guard n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             report(.dropped, "value-out-of-range", "\(named(v)) \(v.text) is not \(what); not carried", at: spelling.location(of: v))
             return nil
@@ -120,9 +124,8 @@ struct ShearwaterLogReading {
                        at: spelling.location(of: v))
             }
         }
-        if let v = log["maxdepth"], let units, number(v) != nil {
-            let metres = units == .metric ? DecimalNumber(v.text) : units.metres(v.text).flatMap { DecimalNumber($0) }
-            let depths = SummaryDepths(max: metres, mean: nil, maxName: named(v), meanName: "")
+        if let v = log["maxdepth"], let units, let n = number(v) {
+            let depths = SummaryDepths(max: units.metresDecimal(n), mean: nil, maxName: named(v), meanName: "")
             for f in depths.findings { report(f.kind, f.code, f.message, at: spelling.location(of: v)) }
             if let m = depths.max {
                 if let kept = dive.maxDepth {
@@ -151,19 +154,19 @@ struct ShearwaterLogReading {
                 report(.absent, "duration-zero", "\(named(v)) is 0: not a duration; not carried", at: spelling.location(of: v))
             }
         }
-        if let v = log["startsurfacepressure"], let mbar = number(v) {
+        if let v = log["startsurfacepressure"], let mbar = number(v)?.value {
             let bar = mbar / 1000
             if bar >= 0.4 && bar <= 1.2 { rec.surfacePressure = bar } else {
                 report(.dropped, "value-out-of-range", "\(named(v)) \(v.text) mbar is outside 400 to 1200 mbar; not carried",
                        at: spelling.location(of: v))
             }
         }
-        if let v = log["startcns"], let n = number(v) {
+        if let v = log["startcns"], let n = number(v)?.value {
             if n >= 0 && n <= 1000 { rec.cnsStart = n } else {
                 report(.dropped, "value-out-of-range", "\(named(v)) \(v.text) % is not a CNS loading; not carried", at: spelling.location(of: v))
             }
         }
-        if let v = log["endcns"], let n = number(v) {
+        if let v = log["endcns"], let n = number(v)?.value {
             if n >= 0 && n <= 1000 { rec.cnsEnd = n } else {
                 report(.dropped, "value-out-of-range", "\(named(v)) \(v.text) % is not a CNS loading; not carried", at: spelling.location(of: v))
             }

@@ -156,6 +156,13 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
         #expect(tank.map { $0.location.path ?? "" } == (0..<3).map { "dive/diveLog/diveLogRecords/diveLogRecord/\([0, 1, 3][$0])/tank0pressurePSI" })
     }
 
+    /// A decoded number's Double (made without its text where that is exact) is the one its text parses to.
+    @Test(arguments: [(472, -1), (21, -2), (-5, -1), (0, 0), (8190, 0), (123_456_789, -7), (1, 22), (7, -22), (1 << 53 - 1, -3), (1 << 60, -2), (3, 30), (3, -30)])
+    func aDecodedNumbersDoubleIsItsTextsDouble(significand: Int, exponent: Int) {
+        let d = DecimalNumber(significand: Int64(significand), exponent: exponent)
+        #expect(ShearwaterNumber(d).value == Double(d.description))
+    }
+
     @Test func extremeNumbersAreRefusedNeverTrapped() throws {
         let (dives, findings) = try readShearwaterXML(xml: shearwaterXML(
             "<imperialUnits>true</imperialUnits><maxDepth>1e999</maxDepth><maxTime>-1e200</maxTime><startCns>1e200</startCns><number>99999999999999999999</number>",
