@@ -73,6 +73,8 @@ extension ShearwaterLogReading {
         var depth = Series(), temperature = Series(), ndl = Series(), tts = Series(), ppo2 = Series(), cns = Series()
         var ceiling = Series(), gf = Series()
         var tanks = [Series](repeating: Series(), count: RecordField.tanks.count)
+        /// Each transmitter's field as the source names it (its first reading's), for the findings.
+        var tankNames = [String?](repeating: nil, count: RecordField.tanks.count)
         var gases: [Gas] = []
         var events: [Event] = []
         var lastGas: Int?
@@ -133,7 +135,9 @@ extension ShearwaterLogReading {
             for (i, names) in RecordField.tanks.enumerated() {
                 guard let (field, v) = names.lazy.compactMap({ f in r[f].map { (f, $0) } }).first else { continue }
                 switch ShearwaterUnits.tankPressure(v) {
-                case .bar(let tenths): add(&tanks[i], t, tenths, v, k, field)
+                case .bar(let tenths):
+                    if tankNames[i] == nil { tankNames[i] = spelling.named(v.name, record: true) }
+                    add(&tanks[i], t, tenths, v, k, field)
                 case .noReading: countAbsent(v, k, field, "\(v.text) psi, the transmitter's mark of no reading")
                 case .state: countAbsent(v, k, field, "\"\(v.text)\", a state and not a reading")
                 case .outOfRange: countDropped(v, k, field, "value-out-of-range", "psi is not a tank pressure (0 to 350 bar)")
@@ -218,18 +222,38 @@ extension ShearwaterLogReading {
         for e in events.indices { events[e].gasNumber = (events[e].gasNumber ?? 0) + firstCylinder }
         // One gas breathed all dive: its first "switch" only restates it.
         if gases.count == 1 { events.removeAll() }
-        // A transmitter the log names a diluent's, on a dive that breathed exactly one diluent and
-        // has no other diluent transmitter, is on that diluent's cylinder: the log states both.
+        let reporting = tanks.indices.filter { !tanks[$0].isEmpty }
+        // As many gases as transmitters reporting: paired in order, as DiveJSON's FIT mapping pairs
+        // a FIT file's (nothing in either links a gas to a transmitter, and position is the only
+        // signal), unless a transmitter's name says its tank holds something else.
+        let paired = !gases.isEmpty && gases.count == reporting.count
+            && zip(gases, reporting).allSatisfy { gas, i in Self.roleAgrees(tankRoles[i], gas) }
+        if paired {
+            var pairs: [String] = []
+            for (g, i) in zip(gases.indices, reporting) {
+                tankCylinders[i] = firstCylinder + g
+                profile.pressures.append(PressureSeries(gasNumber: firstCylinder + g, series: tanks[i]))
+                pairs.append("\(tankNames[i] ?? "transmitter \(i + 1)")'s \(Self.pressures(tanks[i].count)) are the \(percent(gases[g].o2))/\(percent(gases[g].he)) cylinder's")
+            }
+            let n = gases.count
+            report(.resolved, "tank-paired-by-order",
+                   "the dive breathed \(n) gas\(n == 1 ? "" : "es") and \(n) transmitter\(n == 1 ? " reports" : "s report") pressures, and the log does not say which tank holds which: paired in order, \(pairs.joined(separator: "; "))",
+                   at: spelling.logLocation)
+        }
+        // Otherwise a transmitter the log names a diluent's, on a dive that breathed exactly one
+        // diluent and has no other diluent transmitter, is on that diluent's cylinder: the log
+        // states both.
         let diluents = gases.indices.filter { gases[$0].diluent }
-        let diluentTanks = tanks.indices.filter { !tanks[$0].isEmpty && tankRoles[$0] == .diluent }
-        for (i, series) in tanks.enumerated() where !series.isEmpty {
+        let diluentTanks = reporting.filter { tankRoles[$0] == .diluent }
+        for i in reporting where !paired {
+            let series = tanks[i], name = tankNames[i] ?? "transmitter \(i + 1)"
             if diluents.count == 1, diluentTanks == [i] {
                 let cylinder = firstCylinder + diluents[0]
                 tankCylinders[i] = cylinder
                 profile.pressures.append(PressureSeries(gasNumber: cylinder, series: series))
                 let gas = gases[diluents[0]]
                 report(.resolved, "tank-is-diluent",
-                       "transmitter \(i + 1) is named the diluent's and the dive breathed one diluent (\(percent(gas.o2))/\(percent(gas.he))): its \(series.count) pressures are that cylinder's",
+                       "\(name) is a transmitter the log names the diluent's, and the dive breathed one diluent (\(percent(gas.o2))/\(percent(gas.he))): its \(Self.pressures(series.count)) are that cylinder's",
                        at: spelling.logLocation)
                 continue
             }
@@ -241,8 +265,11 @@ extension ShearwaterLogReading {
             dive.cylinders.append(c)
             let holds = tankRoles[i].map { "names the tank \($0 == .oxygen ? "an oxygen" : "a \($0.rawValue)") tank and states no mix for it" }
                 ?? "does not say which gas that tank holds"
+            let unpaired = gases.isEmpty ? "the records state no gas"
+                : gases.count == reporting.count ? "a transmitter's name disagrees with the gas it would pair with in order"
+                : "\(gases.count) gas\(gases.count == 1 ? "" : "es") beside \(reporting.count) transmitter\(reporting.count == 1 ? "" : "s") cannot be paired in order"
             report(.absent, "tank-gas-absent",
-                   "transmitter \(i + 1) reports \(series.count) pressures and the log \(holds); they are carried as a cylinder of their own, with no gas",
+                   "\(name) reports \(Self.pressures(series.count)) and the log \(holds); \(unpaired), so they are carried as a cylinder of their own, with no gas",
                    at: spelling.logLocation)
         }
         profile.pressures.sort { $0.gasNumber < $1.gasNumber }
@@ -297,6 +324,19 @@ extension ShearwaterLogReading {
                at: spelling.location(record: timed[deepest.j].k, value))
         return true
     }
+
+    /// Whether a transmitter named for `role` (its PNF name's `D…`, `O…`) can be on `gas`'s
+    /// cylinder: a diluent's on a diluent, an oxygen tank's on pure oxygen; an unnamed one on any.
+    private static func roleAgrees(_ role: CylinderRole?, _ gas: Gas) -> Bool {
+        switch role {
+        case nil: return true
+        case .diluent?: return gas.diluent
+        case .oxygen?: return gas.o2 == 100 && gas.he == 0
+        default: return false
+        }
+    }
+
+    private static func pressures(_ n: Int) -> String { n == 1 ? "1 pressure" : "\(n) pressures" }
 
     /// A percentage as a diver writes it: `21`, `10.5`.
     private func percent(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

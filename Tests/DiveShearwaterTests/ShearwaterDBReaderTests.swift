@@ -68,6 +68,8 @@ let cloudCorpus = Paths.corpus + "/shearwater/shearwater-cloud-synthetic__102_o2
     /// `Samples/shearwater-cloud.db`, by `scripts/make-sample-shearwater.py`: an open-circuit dive
     /// of 75 samples on air with transmitter 1 (3000 → 2850 psi in dive_details), and a
     /// closed-circuit one of 98 samples; one table (SWC_TableVersion) the reader does not read.
+    /// One gas and one transmitter are paired in order: one air cylinder with its pressures (it
+    /// was an air cylinder without them beside a cylinder of pressures without a gas).
     @Test func theSampleDatabase() throws {
         let (dives, findings, header) = try readShearwaterDB(Paths.samples + "/shearwater-cloud.db")
         #expect(dives.count == 2)
@@ -77,8 +79,12 @@ let cloudCorpus = Paths.corpus + "/shearwater/shearwater-cloud-synthetic__102_o2
         #expect(dives.map { $0.profile?.sampleCount } == [75, 98])
         #expect(dives.map { $0.recordings.first?.mode } == [.openCircuit, .closedCircuit])
         #expect(dives.map { $0.recordings.first?.device?.model } == ["Teric", "Petrel 3"])
-        #expect(dives[0].cylinders.map(\.oxygen) == [21, nil])
-        #expect(dives[0].cylinders[1].startPressure == 206.8 && dives[0].cylinders[1].endPressure == 196.5)
+        #expect(dives[0].cylinders.map(\.oxygen) == [21])
+        #expect(dives[0].cylinders[0].startPressure == 206.8 && dives[0].cylinders[0].endPressure == 196.5)
+        #expect(dives[0].profile?.pressures.map(\.gasNumber) == [0] && dives[0].profile?.pressures.first?.series.count == 75)
+        #expect(findings.first { $0.code == "shearwater-db.tank-paired-by-order" }?.message
+                == "the dive breathed 1 gas and 1 transmitter reports pressures, and the log does not say which tank holds which: paired in order, the log's sample tank0pressurePSI's 75 pressures are the 21/0 cylinder's")
+        #expect(!findings.contains { $0.code == "shearwater-db.tank-gas-absent" })
         #expect(dives[1].cylinders.map(\.role) == [.diluent])
         #expect(header.sites.map(\.name) == ["Red Rock"])
         #expect(findings.contains { $0.code == "shearwater-db.table-not-read" && $0.location.path == "SWC_TableVersion" })

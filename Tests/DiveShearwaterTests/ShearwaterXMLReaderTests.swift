@@ -110,6 +110,25 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
         #expect(d.profile?.pressures.map(\.gasNumber) == [2])
         #expect(d.recordings.first?.device?.firmware == "5A" && d.recordings.first?.device?.diveNumber == 42)
         #expect(findings.filter { $0.code == "shearwater-xml.no-reading" }.count == 3)
+        // Two gases beside one transmitter: not paired, and the finding names the field the file uses.
+        #expect(findings.first { $0.code == "shearwater-xml.tank-gas-absent" }?.message
+                == "<tank0pressurePSI> reports 49 pressures and the log does not say which gas that tank holds; 2 gases beside 1 transmitter cannot be paired in order, so they are carried as a cylinder of their own, with no gas")
+    }
+
+    /// As many gases as transmitters reporting are paired in order (DiveJSON's rule for FIT).
+    @Test func gasesAndTransmittersOfEqualCountArePairedInOrder() throws {
+        let rec = { (t: Int, o2: String, p0: String, p1: String) in
+            "<currentTime>\(t)</currentTime><currentDepth>10</currentDepth><fractionO2>\(o2)</fractionO2><fractionHe>0</fractionHe><tank0pressurePSI>\(p0)</tank0pressurePSI><tank1pressurePSI>\(p1)</tank1pressurePSI>"
+        }
+        let (dives, findings) = try readShearwaterXML(xml: shearwaterXML("<imperialUnits>false</imperialUnits>",
+            records: [rec(0, "0.21", "3000", "AI is off"), rec(10_000, "0.21", "2900", "2800"), rec(20_000, "0.5", "2800", "2700")]))
+        let d = try #require(dives.first)
+        #expect(d.cylinders.map(\.oxygen) == [21, 50])
+        #expect(d.profile?.pressures.map(\.gasNumber) == [0, 1])
+        #expect(d.profile?.pressures.map(\.series.values) == [[2068, 1999, 1931], [1931, 1862]])
+        #expect(findings.first { $0.code == "shearwater-xml.tank-paired-by-order" }?.message
+                == "the dive breathed 2 gases and 2 transmitters report pressures, and the log does not say which tank holds which: paired in order, <tank0pressurePSI>'s 3 pressures are the 21/0 cylinder's; <tank1pressurePSI>'s 2 pressures are the 50/0 cylinder's")
+        #expect(!findings.contains { $0.code == "shearwater-xml.tank-gas-absent" })
     }
 
     @Test func aStateInANumericFieldIsAbsentAndReportedOnce() throws {
@@ -161,6 +180,24 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
     func aDecodedNumbersDoubleIsItsTextsDouble(significand: Int, exponent: Int) {
         let d = DecimalNumber(significand: Int64(significand), exponent: exponent)
         #expect(ShearwaterNumber(d).value == Double(d.description))
+    }
+
+    /// A transmitter whose name (a PNF log's `O…`) says its tank holds oxygen is not paired with
+    /// air by position, however the counts fall.
+    @Test func aTransmitterNamedForAnotherGasIsNotPairedByOrder() throws {
+        var reading = ShearwaterLogReading(spelling: ShearwaterXMLSpelling(file: "t.xml", logLine: 1))
+        reading.tankRoles[0] = .oxygen
+        var draft = ShearwaterLogDraft()
+        var r = ShearwaterRecord(line: 2)
+        r.set(.time, DecimalNumber(0))
+        r.set(.o2, DecimalNumber(significand: 21, exponent: -2))
+        r.set(RecordField.tanks[0][0], DecimalNumber(3000))
+        draft.records = [r]
+        var dive = Dive(uuid: "u", startedAt: nil), rec = Recording()
+        reading.readRecords(draft, units: .metric, into: &dive, recording: &rec)
+        #expect(dive.cylinders.map(\.oxygen) == [21, nil] && dive.cylinders.map(\.role) == [nil, .oxygen])
+        #expect(reading.findings.first { $0.code == "shearwater-xml.tank-gas-absent" }?.message
+                == "<tank0pressurePSI> reports 1 pressure and the log names the tank an oxygen tank and states no mix for it; a transmitter's name disagrees with the gas it would pair with in order, so they are carried as a cylinder of their own, with no gas")
     }
 
     @Test func extremeNumbersAreRefusedNeverTrapped() throws {
