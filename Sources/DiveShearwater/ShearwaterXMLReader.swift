@@ -55,7 +55,30 @@ struct ShearwaterXMLSpelling: ShearwaterSpelling {
     var logLocation: SourceLocation { SourceLocation(file: file, line: logLine, path: Self.logPath) }
 }
 
-/// The SAX state machine: a stack of open element names and the one log being read.
+/// Element names as the XML reader codes them (DiveXML's ``NameTable``, lowercased names to a
+/// byte): 0 a name the reader does not take, then the document's structure, then the log's
+/// values and the records' (``keys`` holds their lowercased names, by code).
+enum ShearwaterTag {
+    static let other: UInt8 = 0, dive: UInt8 = 1, diveLog: UInt8 = 2, diveLogRecords: UInt8 = 3, diveLogRecord: UInt8 = 4
+    static let firstValue: UInt8 = 5
+    /// The lowercased names of the value codes from ``firstValue``: the log's, then the records'.
+    static let keys: [String] = ShearwaterLogDraft.scalarNames.sorted() + ShearwaterLogDraft.recordNames.sorted()
+    static let firstRecordValue = firstValue + UInt8(ShearwaterLogDraft.scalarNames.count)
+    private static let codes: [String: UInt8] = {
+        var out: [String: UInt8] = ["dive": dive, "divelog": diveLog, "divelogrecords": diveLogRecords, "divelogrecord": diveLogRecord]
+        for (i, key) in keys.enumerated() { out[key] = firstValue + UInt8(i) }
+        return out
+    }()
+
+    /// The code of a lowercased name.
+    static func code(_ name: String) -> UInt8 { codes[name] ?? other }
+    /// The lowercased name of a value code.
+    static func key(_ code: UInt8) -> String { keys[Int(code - firstValue)] }
+    static func isLogValue(_ code: UInt8) -> Bool { code >= firstValue && code < firstRecordValue }
+    static func isRecordValue(_ code: UInt8) -> Bool { code >= firstRecordValue }
+}
+
+/// The SAX state machine: a stack of open elements' codes and the one log being read.
 final class ShearwaterXMLState: XMLEventHandler, XMLDiveState {
     let file: String
     unowned(unsafe) var parser: XMLPushParser?
@@ -68,7 +91,12 @@ final class ShearwaterXMLState: XMLEventHandler, XMLDiveState {
     let accountant: XMLAccountant
     let accounts: Unmanaged<XMLAccountant>
 
-    private var stack: [String] = []
+    /// The open elements, by ``ShearwaterTag`` code: a name is resolved once per distinct name
+    /// (libxml2 interns them), never made a `String` or lowercased per element.
+    private var stack: [UInt8] = []
+    @exclusivity(unchecked) private var tags = NameTable { ShearwaterTag.code($0) }
+    /// The names of the values kept, as written, by libxml2's interned name: made once per name.
+    private var written: [UInt: String] = [:]
     private(set) var text: [UInt8] = []
     private var capturing = false
     private var textTooLong = false
@@ -97,17 +125,16 @@ final class ShearwaterXMLState: XMLEventHandler, XMLDiveState {
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
         pushMarks(parentCapturing: capturing)
-        let name = String(cString: localName)
-        stack.append(name)
+        let tag = tags.code(localName)
+        stack.append(tag)
         capturing = true
         textTooLong = false
         if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
-        let lower = name.lowercased()
         if !sawRoot {
             sawRoot = true
-            guard lower == "dive" else {
+            guard tag == ShearwaterTag.dive else {
                 parser?.stop(with: DiveError("shearwater-xml.not-shearwater-xml",
-                    "the file is XML but not a Shearwater XML export: its root element is <\(name)>, not <dive>",
+                    "the file is XML but not a Shearwater XML export: its root element is <\(String(cString: localName))>, not <dive>",
                     at: parser?.location() ?? SourceLocation(file: file)))
                 return
             }
@@ -117,10 +144,10 @@ final class ShearwaterXMLState: XMLEventHandler, XMLDiveState {
             accountant.inRecord = true
             accountant.recordDepth = 1
             markCarried()
-        } else if stack.count == 2 && lower == "divelog" {
+        } else if stack.count == 2 && tag == ShearwaterTag.diveLog {
             sawLog = true
             logLine = line
-        } else if stack.count == 4 && lower == "divelogrecord" && stack[2].lowercased() == "divelogrecords" {
+        } else if stack.count == 4 && tag == ShearwaterTag.diveLogRecord && stack[2] == ShearwaterTag.diveLogRecords {
             if log.records.count < samplesPerDive {
                 log.records.append(ShearwaterRecord(line: line))
             } else {
@@ -137,29 +164,44 @@ final class ShearwaterXMLState: XMLEventHandler, XMLDiveState {
 
     override func endElement(_ localName: UnsafePointer<UInt8>) {
         let own = capturing
-        if own { endLeaf() }
+        if own { endLeaf(localName) }
         popMarks(ownTextCaptured: own)
         stack.removeLast()
         capturing = false
     }
 
     /// An element with no child closes: its text is a value, if it is one this reader reads.
-    private func endLeaf() {
-        guard stack.count >= 3, stack[1].lowercased() == "divelog", !textTooLong else { return }
-        let name = stack[stack.count - 1]
-        let lower = name.lowercased()
-        let value = String(decoding: text, as: UTF8.self).trimmingWhitespace()
-        if stack.count == 3 && ShearwaterLogDraft.scalarNames.contains(lower) {
+    private func endLeaf(_ localName: UnsafePointer<UInt8>) {
+        guard stack.count >= 3, stack[1] == ShearwaterTag.diveLog, !textTooLong else { return }
+        let tag = stack[stack.count - 1]
+        if stack.count == 3 && ShearwaterTag.isLogValue(tag) {
             markCarried()
-            if !value.isEmpty { log.scalars[lower] = ShearwaterValue(name: name, text: value, line: line) }
-        } else if stack.count == 5 && stack[2].lowercased() == "divelogrecords" && stack[3].lowercased() == "divelogrecord"
-                    && ShearwaterLogDraft.recordNames.contains(lower) {
+            if let value = trimmedText() { log.scalars[ShearwaterTag.key(tag)] = ShearwaterValue(name: writtenName(localName), text: value, line: line) }
+        } else if stack.count == 5 && stack[2] == ShearwaterTag.diveLogRecords && stack[3] == ShearwaterTag.diveLogRecord
+                    && ShearwaterTag.isRecordValue(tag) {
             // A record past the limit is counted and reported, so its fields are spoken for.
             markCarried()
-            if recordsOverLimit == 0, !value.isEmpty, !log.records.isEmpty {
-                log.records[log.records.count - 1].fields[lower] = ShearwaterValue(name: name, text: value, line: line)
+            if recordsOverLimit == 0, !log.records.isEmpty, let value = trimmedText() {
+                log.records[log.records.count - 1].fields[ShearwaterTag.key(tag)] = ShearwaterValue(name: writtenName(localName), text: value, line: line)
             }
         }
+    }
+
+    /// The element's text without the whitespace around it, made a `String` only for a value
+    /// kept; `nil` when empty.
+    private func trimmedText() -> String? {
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = text.firstIndex(where: { !space($0) }), let last = text.lastIndex(where: { !space($0) }) else { return nil }
+        return String(decoding: text[first...last], as: UTF8.self)
+    }
+
+    /// An element's name as written: made once per name libxml2 interned.
+    private func writtenName(_ localName: UnsafePointer<UInt8>) -> String {
+        let key = UInt(bitPattern: localName)
+        if let name = written[key] { return name }
+        let name = String(cString: localName)
+        written[key] = name
+        return name
     }
 
     // MARK: End of document

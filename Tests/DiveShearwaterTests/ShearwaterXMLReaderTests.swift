@@ -200,6 +200,16 @@ let shearwaterCorpus = Paths.corpus + "/shearwater"
                 == "<tank0pressurePSI> reports 1 pressure and the log names the tank an oxygen tank and states no mix for it; a transmitter's name disagrees with the gas it would pair with in order, so they are carried as a cylinder of their own, with no gas")
     }
 
+    /// Names are matched case-insensitively, once per distinct name, and messages keep each as written.
+    @Test func namesMatchInAnyCaseAndAreQuotedAsWritten() throws {
+        let (dives, findings) = try readShearwaterXML(xml: shearwaterXML("<imperialUnits>false</imperialUnits><STARTCNS>x</STARTCNS><maxdepth> 12.5 </maxdepth>",
+            records: ["<currentTime>0</currentTime><CurrentDepth>3</CurrentDepth>", "<CURRENTTIME>1000</CURRENTTIME><currentDepth>4</currentDepth>"]))
+        let d = try #require(dives.first)
+        #expect(d.maxDepth == 12.5)
+        #expect(d.profile?.depth?.values == [300, 400] && d.profile?.depth?.times == [0, 1000])
+        #expect(findings.first { $0.code == "shearwater-xml.no-reading" }?.message == #"<STARTCNS> says "x", a state and not a reading; read as not recorded"#)
+    }
+
     @Test func extremeNumbersAreRefusedNeverTrapped() throws {
         let (dives, findings) = try readShearwaterXML(xml: shearwaterXML(
             "<imperialUnits>true</imperialUnits><maxDepth>1e999</maxDepth><maxTime>-1e200</maxTime><startCns>1e200</startCns><number>99999999999999999999</number>",
