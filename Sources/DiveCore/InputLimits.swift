@@ -28,5 +28,8 @@ public enum InputLimits {
         /// Bar in a cylinder: DiveJSON's bound for a cylinder's start and end pressure (350 bar,
         /// past any cylinder's working pressure).
         public static let tankBar = DecimalNumber(0)...DecimalNumber(350)
+        /// Bar of air at the surface, where a computer measures it: 0.4 bar is the air above
+        /// 7,000 m, 1.2 bar past any weather at sea level. Outside it, a value is not one.
+        public static let surfaceBar = DecimalNumber(significand: 4, exponent: -1)...DecimalNumber(significand: 12, exponent: -1)
     }
 }

@@ -128,7 +128,7 @@ extension FITReader {
             guard let v else { return nil }
             let b = Double(v) / 100
             if v == 0 { return nil }
-            guard b <= 350 else {
+            guard let d = DecimalNumber(b), InputLimits.Range.tankBar.contains(d) else {
                 report(.dropped, "pressure-out-of-range", "a tank \(what) of \(b) bar is outside 0–350 bar; not carried", message: m)
                 return nil
             }
@@ -147,6 +147,12 @@ extension FITReader {
             if let sensor { bySensor[sensor] = pods.count }
             pods.append(Pod(sensor: sensor, start: start, end: end))
         }
+        var impossible = 0
+        defer {
+            if impossible > 0 {
+                report(.dropped, "pressure-out-of-range", "\(impossible) tank_update reading(s) of 0 bar or past 350 bar are no cylinder's pressure; not carried", at: at)
+            }
+        }
         for sensor in d.tankSensors {
             guard let raw = d.tanks[sensor] else { continue }
             var pairs: [(Int, Int)] = []
@@ -154,7 +160,7 @@ extension FITReader {
             for k in raw.times.indices {
                 guard let t = ms(raw.times[k]) else { continue }
                 let b = Double(raw.values[k]) / 100
-                guard b > 0, b <= 350 else { continue }
+                guard b > 0, let d = DecimalNumber(b), InputLimits.Range.tankBar.contains(d) else { impossible += 1; continue }
                 pairs.append((t, Int((b * 10).rounded(.toNearestOrAwayFromZero))))
                 bars.append((t, b))
             }

@@ -558,7 +558,7 @@ extension SSRFState {
             report(.dropped, "ssrf.date-invalid", "the computer's @date \"\(c.dateText ?? "")\" and @time \"\(c.timeText ?? "")\" are not a date and a time, and the dive has no start of its own; not carried", path: cpath, line: c.line)
         }
         if let v = c.surfacePressure {
-            if DecimalNumber(significand: 4, exponent: -1) <= v && v <= DecimalNumber(significand: 12, exponent: -1) {
+            if InputLimits.Range.surfaceBar.contains(v) {
                 r.surfacePressure = v.doubleValue
             } else {
                 report(.dropped, "ssrf.surface-pressure-out-of-range", "the surface pressure \(v) bar is outside 0.4 to 1.2 bar, so it cannot be the air pressure at the surface; not carried", path: cpath, line: c.line)

@@ -156,7 +156,7 @@ struct ShearwaterLogReading {
         }
         if let v = log["startsurfacepressure"], let mbar = number(v)?.value {
             let bar = mbar / 1000
-            if bar >= 0.4 && bar <= 1.2 { rec.surfacePressure = bar } else {
+            if let b = DecimalNumber(bar), InputLimits.Range.surfaceBar.contains(b) { rec.surfacePressure = bar } else {
                 report(.dropped, "value-out-of-range", "\(named(v)) \(v.text) mbar is outside 400 to 1200 mbar; not carried",
                        at: spelling.location(of: v))
             }

@@ -144,7 +144,7 @@ extension SuuntoJSONReader {
         }
         if let (v, m) = number(&diving, "SurfacePressure") {
             let bar = v.shifted(by: -5)
-            if bar >= DecimalNumber(significand: 4, exponent: -1) && bar <= DecimalNumber(significand: 12, exponent: -1) {
+            if InputLimits.Range.surfaceBar.contains(bar) {
                 rec.surfacePressure = bar.doubleValue
             } else {
                 report(.dropped, "surface-pressure-out-of-range", "\"SurfacePressure\" \(v) Pa is \(bar) bar, outside 0.4 to 1.2 bar; not carried",

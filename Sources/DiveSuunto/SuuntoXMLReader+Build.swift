@@ -114,7 +114,7 @@ extension SuuntoXMLState {
         }
         if let v = number(scalars["SurfacePressure"], path: "\(path)/SurfacePressure") {
             let bar = v / 100_000
-            if bar >= 0.4 && bar <= 1.2 { rec.surfacePressure = bar } else {
+            if let b = DecimalNumber(bar), InputLimits.Range.surfaceBar.contains(b) { rec.surfacePressure = bar } else {
                 report(.dropped, "surface-pressure-out-of-range",
                        "<SurfacePressure> \(v) Pa is \(bar) bar, outside 0.4 to 1.2 bar; not carried",
                        path: "\(path)/SurfacePressure", line: scalars["SurfacePressure"]!.line)

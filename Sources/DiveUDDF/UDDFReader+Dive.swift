@@ -25,7 +25,7 @@ extension UDDFState {
         dive.cylinders = cylinders.map(\.cylinder)
         if let sp = d.surfacePressure {
             let bar = pressureInBar(sp, element: "surfacepressure", path: path, line: d.line)
-            if let bar, (DecimalNumber(significand: 4, exponent: -1)...DecimalNumber(significand: 12, exponent: -1)).contains(bar) {
+            if let bar, InputLimits.Range.surfaceBar.contains(bar) {
                 recording.surfacePressure = bar.doubleValue
             } else if let bar {
                 report(.dropped, "uddf.surfacepressure-out-of-range", "surface pressure \(bar) bar is outside 0.4 to 1.2 bar, so it cannot be the air pressure at the surface; not carried", path: path, line: d.line)
