@@ -71,8 +71,9 @@ public func renderInspect(_ s: InspectSummary) -> String {
     return lines.joined(separator: "\n")
 }
 
-enum CSVNumberText {
-    static func metres(_ v: Double) -> String {
+/// A depth as umilog prints it to a person: metres to at most two places, no trailing zero.
+public enum CSVNumberText {
+    public static func metres(_ v: Double) -> String {
         let r = (v * 100).rounded(.toNearestOrAwayFromZero) / 100
         return r == r.rounded() ? String(Int(r)) : String(r)
     }

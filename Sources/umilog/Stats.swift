@@ -19,7 +19,7 @@ struct Stats: ParsableCommand {
         }
         print("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
         print("bottom time:    \(duration(s.bottomTime))")
-        if let d = s.deepest { print("deepest:        \(d.value) m (\(which(d)))") }
+        if let d = s.deepest { print("deepest:        \(CSVNumberText.metres(d.value)) m (\(which(d)))") }
         // Int(exactly:) where the value fits: a logbook an older umilog filled may hold a
         // duration past Int's range, which is printed as recorded rather than trapping.
         if let l = s.longest {
@@ -28,7 +28,7 @@ struct Stats: ParsableCommand {
         print("sites visited:  \(s.sitesVisited)")
         print("species seen:   \(s.speciesSeen)")
         for y in s.years {
-            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \($0) m" } ?? "")")
+            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \(CSVNumberText.metres($0)) m" } ?? "")")
         }
     }
 }
