@@ -157,11 +157,29 @@ extension SuuntoXMLState {
         // Samples are ordered by their own time (converting.md), the source's order breaking
         // ties; two readings of one channel on one millisecond keep the first (per channel).
         var timed: [(t: Int, seconds: Double, k: Int)] = []
+        // A habit of every sample is one finding, at its first sample, with the count.
+        var tally = FindingTally()
+        let file = self.file
+        func count(_ kind: FindingKind, _ code: String, _ what: String, path: @autoclosure () -> String, line: Int,
+                   _ message: @escaping @Sendable (Int) -> String) {
+            tally.add(code + "|" + what, kind, "suunto-xml.\(code)", at: SourceLocation(file: file, line: line, path: path()), message)
+        }
+        func sampleNumber(_ v: SuuntoValue?, _ name: String, path: @autoclosure () -> String) -> Double? {
+            guard let v, let text = v.text else { return nil }
+            guard let d = Double(text), d.isFinite else {
+                count(.dropped, "not-a-number", name, path: path(), line: v.line) { n in
+                    "<\(name)> holds \"\(text)\", not a number\(n > 1 ? " (and \(n - 1) more samples like it)" : ""); not carried"
+                }
+                return nil
+            }
+            return d
+        }
         for (k, s) in samples.enumerated() {
-            let spath = "\(path)/DiveSamples/Dive.Sample/\(k)"
-            guard let tv = number(s.fields["Time"], path: "\(spath)/Time") else {
+            guard let tv = sampleNumber(s.fields["Time"], "Time", path: "\(path)/DiveSamples/Dive.Sample/\(k)/Time") else {
                 if s.fields["Time"]?.text == nil {
-                    report(.dropped, "sample-without-time", "a sample records no <Time>; not carried", path: spath, line: s.line)
+                    count(.dropped, "sample-without-time", "", path: "\(path)/DiveSamples/Dive.Sample/\(k)", line: s.line) { n in
+                        "\(n == 1 ? "a sample records" : "\(n) samples record") no <Time>; not carried"
+                    }
                 }
                 continue
             }
@@ -171,46 +189,48 @@ extension SuuntoXMLState {
         var lastTime: Int?
         var kept = 0
         var timeOnly = 0
-        func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ spath: String, _ line: Int) -> Bool {
-            if let last = series.times.last, t <= last {
-                report(.dropped, "sample-same-instant",
-                       "a <\(name)> lands on the millisecond of an earlier one (\(t) ms); the first is kept and this one is not carried",
-                       path: "\(spath)/\(name)", line: line)
-                return false
+        func add(_ series: inout Series, _ t: Int, _ value: Int, _ name: String, _ spath: @autoclosure () -> String, _ line: Int) -> Bool {
+            if series.appendKeepingFirst(t, value) { return true }
+            count(.dropped, "sample-same-instant", name, path: "\(spath())/\(name)", line: line) { n in
+                "\(n == 1 ? "a <\(name)> lands" : "\(n) <\(name)> readings land") on the millisecond of an earlier one (the first at \(t) ms); the first is kept"
             }
-            series.append(t, value)
-            return true
+            return false
         }
         for (t, tv, k) in timed {
             let s = samples[k]
-            let spath = "\(path)/DiveSamples/Dive.Sample/\(k)"
+            func spath() -> String { "\(path)/DiveSamples/Dive.Sample/\(k)" }
             if kept >= samplesPerDive {
-                report(.dropped, "samples-over-limit", "the dive holds more than \(samplesPerDive) samples; the rest are not carried", path: spath, line: s.line)
+                report(.dropped, "samples-over-limit", "the dive holds more than \(samplesPerDive) samples; the rest are not carried", path: spath(), line: s.line)
                 break
             }
             if t < 0 {
-                report(.dropped, "sample-before-start", "a sample at \(tv) s is before the dive began; not carried", path: spath, line: s.line)
+                count(.dropped, "sample-before-start", "", path: spath(), line: s.line) { n in
+                    "\(n == 1 ? "a sample" : "\(n) samples") at \(tv) s (the first) before the dive began; not carried"
+                }
                 continue
             }
             var any = false
-            if let v = number(s.fields["Depth"], path: "\(spath)/Depth") {
-                if v >= 0 { any = add(&depth, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Depth", spath, s.line) || any } else {
-                    report(.dropped, "depth-negative", "<Depth> \(v) m is above the surface; not carried", path: "\(spath)/Depth", line: s.line)
+            if let v = sampleNumber(s.fields["Depth"], "Depth", path: "\(spath())/Depth") {
+                if v >= 0 { any = add(&depth, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Depth", spath(), s.line) || any } else {
+                    count(.dropped, "depth-negative", "", path: "\(spath())/Depth", line: s.line) { n in
+                        "\(n == 1 ? "a <Depth>" : "\(n) <Depth> readings") above the surface (the first \(v) m); not carried"
+                    }
                 }
             }
-            if let v = number(s.fields["Ceiling"], path: "\(spath)/Ceiling"), v > 0 {
-                any = add(&ceiling, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Ceiling", spath, s.line) || any
+            if let v = sampleNumber(s.fields["Ceiling"], "Ceiling", path: "\(spath())/Ceiling"), v > 0 {
+                any = add(&ceiling, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Ceiling", spath(), s.line) || any
             }
-            if let v = number(s.fields["Temperature"], path: "\(spath)/Temperature") {
-                any = add(&temperature, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Temperature", spath, s.line) || any
+            if let v = sampleNumber(s.fields["Temperature"], "Temperature", path: "\(spath())/Temperature") {
+                any = add(&temperature, t, Int((v * 100).rounded(.toNearestOrAwayFromZero)), "Temperature", spath(), s.line) || any
             }
-            if let v = number(s.fields["Pressure"], path: "\(spath)/Pressure") {
+            if let v = sampleNumber(s.fields["Pressure"], "Pressure", path: "\(spath())/Pressure") {
                 let bar = v / 1000
-                if bar > 350 || bar < 0 {
-                    report(.dropped, "pressure-out-of-range", "<Pressure> \(v) mbar is \(bar) bar, outside 0 to 350 bar; not carried",
-                           path: "\(spath)/Pressure", line: s.line)
+                if let b = DecimalNumber(bar), InputLimits.Range.tankBar.contains(b) {
+                    any = add(&pressure, t, Int((bar * 10).rounded(.toNearestOrAwayFromZero)), "Pressure", spath(), s.line) || any
                 } else {
-                    any = add(&pressure, t, Int((bar * 10).rounded(.toNearestOrAwayFromZero)), "Pressure", spath, s.line) || any
+                    count(.dropped, "pressure-out-of-range", "", path: "\(spath())/Pressure", line: s.line) { n in
+                        "\(n == 1 ? "a <Pressure>" : "\(n) <Pressure> readings") outside 0 to 350 bar (the first \(v) mbar, \(bar) bar); not carried"
+                    }
                 }
             }
             // Only a sample that stated no reading at all is time-only; one whose readings
@@ -219,6 +239,7 @@ extension SuuntoXMLState {
             lastTime = max(lastTime ?? t, t)
             kept += 1
         }
+        findings += tally.findings()
         if timeOnly > 0 {
             report(.dropped, "sample-without-reading", "\(timeOnly) samples carry a time and no reading this format can hold",
                    path: "\(path)/DiveSamples", line: diveLine)

@@ -27,6 +27,39 @@ func readSuunto(xml: String) throws -> (dives: [Dive], findings: [Finding]) {
 let dal = #"<Dive xmlns="http://schemas.datacontract.org/2004/07/Suunto.Diving.Dal" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">"#
 
 @Suite struct SuuntoXMLReaderTests {
+    /// A habit of every sample is one finding with the count, located at the first sample.
+    @Test func aBadValueInEverySampleIsOneFindingWithItsCount() throws {
+        let samples = (0..<3).map { k in
+            "<Dive.Sample><Depth>\(k + 1)</Depth><Pressure>19333333</Pressure><Time>\(k * 10)</Time></Dive.Sample>"
+        }.joined()
+        let xml = """
+            <Dive xmlns="http://schemas.datacontract.org/2004/07/Suunto.Diving.Dal" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">
+            <DiveSamples>\(samples)</DiveSamples><StartTime>2024-06-01T09:30:00</StartTime></Dive>
+            """
+        let (dives, findings) = try readSuunto(xml: xml)
+        #expect(dives.first?.profile?.depth?.count == 3)
+        let pressure = findings.filter { $0.code == "suunto-xml.pressure-out-of-range" }
+        #expect(pressure.count == 1)
+        #expect(pressure.first?.message.hasPrefix("3 <Pressure> readings outside 0 to 350 bar (the first 19333333.0 mbar") == true)
+        #expect(pressure.first?.location.path == "Dive/DiveSamples/Dive.Sample/0/Pressure")
+    }
+
+    /// Samples/suunto-dm5.xml, made by scripts/make-sample-suunto-xml.py: its values are the
+    /// script's (a dive to 24.6 m whose <Duration> is 2640 s, 30 s samples from 0 to 2520 s, 32 %
+    /// then 50 %, the first on the transmitter that the samples' pressures come from).
+    @Test func theSampleReadsAsItsScriptWroteIt() throws {
+        let (dives, findings) = try readSuunto(Paths.samples + "/suunto-dm5.xml")
+        let d = try #require(dives.first)
+        #expect(dives.count == 1)
+        #expect(d.startedAt?.description == "2024-06-01T09:30:00")
+        #expect(d.maxDepth == 24.6)
+        #expect(d.submergedTime == 2640)
+        #expect(d.profile?.pressures.count == 1)
+        #expect(d.cylinders.map(\.oxygen) == [32, 50])
+        #expect(d.profile?.depth?.count == 85)
+        #expect(!findings.contains { $0.kind == .dropped && $0.code.hasPrefix("suunto-xml.sample") })
+    }
+
     /// The corpus's one DM4 export, read off the file by hand: `<StartTime>2013-06-02T13:18:12`,
     /// `<MaxDepth>16.39`, `<Duration>2240` (s), one `<DiveMixture>` of `<Oxygen>21`/`<Helium>0`
     /// whose pressures are the `0`/`0` absent-marker, and no `<Dive.Sample>` at all (the profile
