@@ -33,13 +33,15 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Diagnostic {
-    /// A reader's finding as a validation diagnostic, with its code and location: a value
+    /// A reader's finding as a validation diagnostic, with its code and location: a finding
+    /// that loses a dive is an error; a value
     /// whose reading had to be decided (`resolved`, a known writer habit) or that could not
     /// be carried (`dropped`) is a warning; one the source never recorded (`absent`) or
     /// that was computed (`inferred`) is a note.
     public init(_ finding: Finding) {
         let severity: Severity
         switch finding.kind {
+        case _ where finding.lostDives > 0: severity = .error
         case .resolved, .dropped: severity = .warning
         case .absent, .inferred: severity = .note
         }

@@ -54,9 +54,20 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// One sentence a diver understands.
     public var message: String
     public var location: SourceLocation
+    /// Dives this finding says were not carried at all (a dive with no start a format needs,
+    /// a damaged entry of an archive): a run with any is not a success (exit 1), though what
+    /// was read is still written. Zero for a value not carried.
+    public var lostDives = 0
 
     public init(_ kind: FindingKind, _ code: String, _ message: String, at location: SourceLocation) {
         self.kind = kind; self.code = code; self.message = message; self.location = location
+    }
+
+    /// This finding, saying it loses `count` dives.
+    public func losing(_ count: Int = 1) -> Finding {
+        var f = self
+        f.lostDives = count
+        return f
     }
 
     /// `file:line:col: resolved[uddf.tankvolume-litres]: dive/0/tankdata/0: message`.

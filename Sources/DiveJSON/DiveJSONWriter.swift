@@ -66,6 +66,7 @@ public final class DiveJSONWriter {
         defer { divesSeen += 1 }
         guard let start = dive.startedAt else {
             report(dive, "json.dive-without-start", "a dive with no start date cannot be carried: DiveJSON requires started_at")
+            findings[findings.count - 1].lostDives = 1
             return
         }
         if !divesOpen {

@@ -45,6 +45,8 @@ public struct InputReport: Sendable {
     public var error: DiveError?
     /// Where its dives were written.
     public var output: String?
+    /// Dives of this input its findings say were not carried at all.
+    public var lostDives: Int { findings.reduce(0) { $0 + $1.lostDives } }
 
     public init(path: String) { self.path = path }
 }
@@ -55,7 +57,10 @@ public struct ConversionReport: Sendable {
     /// Files written (not standard output).
     public var outputs: [String] = []
     /// True when any input failed.
-    public var failed: Bool { inputs.contains { $0.error != nil } }
+    /// An input could not be read, or a dive was lost: the run is not a success.
+    public var failed: Bool { inputs.contains { $0.error != nil || $0.lostDives > 0 } }
+    /// Dives the findings say were not carried at all.
+    public var lostDives: Int { inputs.reduce(0) { $0 + $1.lostDives } }
 }
 
 /// Converts `inputs` as `options` says, writing each output through a temporary file that

@@ -8,7 +8,7 @@ extension SSRFWriter {
     func writeDive(_ d: Dive, header: LogbookHeader) {
         let path = d.sourcePath(else: divesWritten)
         guard let start = d.startedAt else {
-            report(.dropped, "ssrf.dive-without-start", "a dive with no start cannot be written: Subsurface keeps a dive by its date", path)
+            report(.dropped, "ssrf.dive-without-start", "a dive with no start cannot be written: Subsurface keeps a dive by its date", path, losing: 1)
             return
         }
         let (carriedTrip, extensions) = Self.splitCarriedTrip(d.extensions)

@@ -65,8 +65,8 @@ public final class SSRFWriter {
         return findings
     }
 
-    func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String) {
-        findings.append(Finding(kind, code, message, at: SourceLocation(file: diveFile, line: diveLine, path: path)))
+    func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String, losing lost: Int = 0) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: diveFile, line: diveLine, path: path)).losing(lost))
     }
 
     /// One `dropped` finding naming every member of a record that is present and that

@@ -88,7 +88,10 @@ public struct ImportReport: Sendable {
     public var skipped: [FileImport] { files.filter { if case .skipped = $0.status { true } else { false } } }
     public var unsupported: [FileImport] { files.filter { if case .unsupported = $0.status { true } else { false } } }
     /// 1 when a file failed, else 0.
-    public var exitCode: Int32 { failed.isEmpty ? 0 : 1 }
+    /// 1 when a file failed or a finding says a dive was not carried at all.
+    public var exitCode: Int32 { failed.isEmpty && lostDives == 0 ? 0 : 1 }
+    /// Dives the files' findings say were not carried at all.
+    public var lostDives: Int { files.reduce(0) { $0 + $1.findings.reduce(0) { $0 + $1.lostDives } } }
 
     private func count(_ match: (DiveOutcome) -> Bool) -> Int {
         files.reduce(0) { $0 + $1.dives.count { match($0.outcome) } }

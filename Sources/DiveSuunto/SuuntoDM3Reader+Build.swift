@@ -116,13 +116,13 @@ extension SuuntoDM3State {
             return (nil, true)
         }
         guard let date = Self.date(dt) else {
-            report(.dropped, "start-invalid", "<DATE> \"\(dt)\" is not a dd.mm.yyyy date; the dive is not carried", path: "\(path)/DATE", line: dv.line)
+            report(.dropped, "start-invalid", "<DATE> \"\(dt)\" is not a dd.mm.yyyy date; the dive is not carried", path: "\(path)/DATE", line: dv.line, losing: 1)
             return (nil, false)
         }
         var start = DiveDateTime(date: date)
         if let tv = s["TIME"], let tt = tv.text {
             guard let (time, noSeconds) = Self.time(tt) else {
-                report(.dropped, "start-invalid", "<TIME> \"\(tt)\" is not a time of day; the dive is not carried", path: "\(path)/TIME", line: tv.line)
+                report(.dropped, "start-invalid", "<TIME> \"\(tt)\" is not a time of day; the dive is not carried", path: "\(path)/TIME", line: tv.line, losing: 1)
                 return (nil, false)
             }
             start.time = time

@@ -94,8 +94,8 @@ final class SuuntoDM3State: XMLEventHandler, XMLDiveState {
     /// The path of the `<MSG>` being read: `MSG`, or `MSG[2]` for an entry's second.
     var messagePath: String { messageIndex == 0 ? "MSG" : "MSG[\(messageIndex + 1)]" }
 
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int? = nil) {
-        findings.append(Finding(kind, "suunto-dm3.\(code)", message, at: SourceLocation(file: file, line: line ?? self.line, path: path)))
+    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int? = nil, losing lost: Int = 0) {
+        findings.append(Finding(kind, "suunto-dm3.\(code)", message, at: SourceLocation(file: file, line: line ?? self.line, path: path)).losing(lost))
     }
 
     /// Findings that may recur on every sample, counted: one per code and element per dive,

@@ -20,6 +20,8 @@ public final class SuuntoDM3Reader: DiveSource {
     public let displayName: String
     private let archive: ZipArchive
     private let logbook: SuuntoDM3Logbook
+    /// How many entries the archive holds (directories aside).
+    private var entryCount: Int { archive.entries.lazy.filter { !$0.isDirectory }.count }
     /// The entries still to read, in the archive's order.
     private var pending: [ZipEntry]
     private var ready: [Dive] = []
@@ -72,7 +74,14 @@ public final class SuuntoDM3Reader: DiveSource {
             ready.removeAll(keepingCapacity: true)
             readyHead = 0
             guard let entry = pending.popLast() else { return nil }
-            try read(entry)
+            do {
+                try read(entry)
+            } catch let e as DiveError where entryCount > 1 {
+                // One damaged entry of several: its dives are lost (the run does not succeed),
+                // the other entries' are read.
+                findings.append(Finding(.dropped, e.code, e.message + "; this entry's dives are not carried, the archive's other entries are read",
+                                        at: e.location).losing(1))
+            }
         }
         defer { readyHead += 1 }
         return ready[readyHead]

@@ -10,7 +10,7 @@ extension SuuntoJSONReader {
         if let (text, m) = string(&head, "DateTime") {
             guard let (dt, notes) = DiveDateTime.parse(text) else {
                 report(.dropped, "start-invalid", "\"DateTime\" \"\(text)\" is not a date and time, so nothing in the activity can be placed; the dive is not carried",
-                       path: head.path("DateTime"), line: m.line, column: m.column)
+                       path: head.path("DateTime"), line: m.line, column: m.column, losing: 1)
                 head.takeAll()
                 log.takeAll()
                 return nil

@@ -64,8 +64,8 @@ public final class SuuntoJSONReader: DiveSource {
     // MARK: Reporting
 
     /// Reports one finding at `path`.
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String, line: Int?, column: Int?) {
-        findings.append(Finding(kind, "suunto-json.\(code)", message, at: SourceLocation(file: displayName, line: line, column: column, path: path)))
+    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String, line: Int?, column: Int?, losing lost: Int = 0) {
+        findings.append(Finding(kind, "suunto-json.\(code)", message, at: SourceLocation(file: displayName, line: line, column: column, path: path)).losing(lost))
     }
 
     /// Counts a finding that may recur on every sample: one finding per `code` and folded path

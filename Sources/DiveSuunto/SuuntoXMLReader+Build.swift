@@ -23,13 +23,13 @@ extension SuuntoXMLState {
         if let st = scalars["StartTime"], let text = st.text {
             guard let (dt, notes) = DiveDateTime.parse(text), !notes.dateOnly || true else {
                 report(.dropped, "start-invalid", "<StartTime> \"\(text)\" is not a date and time; the dive is not carried",
-                       path: "\(path)/StartTime", line: st.line)
+                       path: "\(path)/StartTime", line: st.line, losing: 1)
                 return nil
             }
             if dt.offset != nil {
                 report(.dropped, "start-with-offset",
                        "<StartTime> \"\(text)\" carries a UTC offset, which this serializer never writes; the file is not a document this reader knows the meaning of, and the dive is not carried",
-                       path: "\(path)/StartTime", line: st.line)
+                       path: "\(path)/StartTime", line: st.line, losing: 1)
                 return nil
             }
             if notes.secondsMissing {

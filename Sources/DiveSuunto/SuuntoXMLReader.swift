@@ -91,8 +91,8 @@ final class SuuntoXMLState: XMLEventHandler, XMLDiveState {
 
     var line: Int { parser?.line ?? 0 }
 
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int? = nil) {
-        findings.append(Finding(kind, "suunto-xml.\(code)", message, at: SourceLocation(file: file, line: line ?? self.line, path: path)))
+    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int? = nil, losing lost: Int = 0) {
+        findings.append(Finding(kind, "suunto-xml.\(code)", message, at: SourceLocation(file: file, line: line ?? self.line, path: path)).losing(lost))
     }
 
     // MARK: SAX events

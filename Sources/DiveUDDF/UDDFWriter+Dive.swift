@@ -6,7 +6,7 @@ extension UDDFWriter {
     func writeDive(_ d: Dive, header: LogbookHeader, into x: inout XMLEmitter) {
         let path = d.sourcePath(else: divesWritten)
         guard let start = d.startedAt else {
-            report(.dropped, "uddf.dive-without-start", "a dive with no start cannot be written: UDDF requires its <datetime>", path)
+            report(.dropped, "uddf.dive-without-start", "a dive with no start cannot be written: UDDF requires its <datetime>", path, losing: 1)
             return
         }
         let primary = d.recordings.first

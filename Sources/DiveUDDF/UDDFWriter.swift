@@ -62,8 +62,8 @@ public final class UDDFWriter {
     /// The line the dive being written starts on in its source, for its findings.
     private var diveLine: Int?
 
-    func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String) {
-        findings.append(Finding(kind, code, message, at: SourceLocation(file: diveFile, line: diveLine, path: path)))
+    func report(_ kind: FindingKind, _ code: String, _ message: String, _ path: String, losing lost: Int = 0) {
+        findings.append(Finding(kind, code, message, at: SourceLocation(file: diveFile, line: diveLine, path: path)).losing(lost))
     }
 
     /// The source file of the dive being written (a writer's finding is about its input).

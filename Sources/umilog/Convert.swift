@@ -66,6 +66,7 @@ struct Convert: ParsableCommand {
             let target = report.outputs.isEmpty ? (output == nil || output == "-" ? "standard output" : "nothing written") : report.outputs.joined(separator: ", ")
             var line = "umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(report.inputs.count - failed) of \(inputs.count) file\(inputs.count == 1 ? "" : "s") → \(failed > 0 && report.outputs.isEmpty ? "nothing written" : target); \(summarizeFindings(findings))"
             if failed > 0 { line += "; \(failed) failed" }
+            if report.lostDives > 0 { line += "; \(report.lostDives) dive\(report.lostDives == 1 ? "" : "s") not carried" }
             printError(line)
         }
         if report.failed { throw ExitCode(1) }

@@ -176,20 +176,21 @@ let dm3Start = "<DATE>02.03.2024</DATE>\n<TIME>09:15:00</TIME>\n"
         }
     }
 
-    /// Broken XML in an entry is an error located in that entry, at its line and column.
+    /// Broken XML in one entry of several loses that entry's dives, located in it at its line
+    /// (a finding that loses a dive: the run fails), and the other entries are read; in the
+    /// only entry it is an error.
     @Test func brokenXMLIsALocatedErrorNamingTheEntry() throws {
-        let path = try makeSDE([("0.xml", dm3(dm3Start)), ("1.xml", Array("<SUUNTO><MSG>\n<DATE>02.03.2024</DATE>\n<TIME>09:15</DAT>\n</MSG></SUUNTO>".utf8))])
+        let path = try makeSDE([("0.xml", dm3(dm3Start)), ("1.xml", Array("<SUUNTO><MSG>\n<DATE>02.03.2024</DATE>\n<TIME>09:15</DAT>\n</MSG></SUUNTO>".utf8)),
+                                ("2.xml", dm3(dm3Start))])
         let reader = try SuuntoDM3Reader(path: path, displayName: "broken.SDE")
-        #expect(try reader.next() != nil)
-        do {
-            _ = try reader.next()
-            Issue.record("no error")
-        } catch let e as DiveError {
-            #expect(e.code == "xml.malformed")
-            #expect(e.location.file == "broken.SDE(1.xml)")
-            #expect(e.location.line == 3)
-            #expect(e.description.hasPrefix("broken.SDE(1.xml):3:"))
-        }
+        var dives = 0
+        while try reader.next() != nil { dives += 1 }
+        #expect(dives == 2)
+        let e = try #require(reader.takeFindings().first { $0.code == "xml.malformed" })
+        #expect(e.lostDives == 1)
+        #expect(e.location.file == "broken.SDE(1.xml)")
+        #expect(e.location.line == 3)
+        #expect(e.description.hasPrefix("broken.SDE(1.xml):3:"))
         let truncated = try makeSDE([("0.xml", Array("<SUUNTO><MSG><DATE>02.03.2024</DATE>".utf8))])
         #expect(throws: DiveError.self) { try readDM3(truncated) }
         do { _ = try readDM3(truncated, displayName: "cut.SDE") } catch let e as DiveError {

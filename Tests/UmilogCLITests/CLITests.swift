@@ -186,3 +186,26 @@ struct ConformCLITests {
         #expect(ballast.load(fromByteOffset: 50 << 20, as: UInt8.self) == 1)
     }
 }
+
+/// A run that loses a dive never exits 0: a dive DiveJSON cannot carry (no start) is a finding
+/// that loses it, the other dives are written, and the exit status is 1.
+@Suite struct LostDiveTests {
+    @Test func aDiveTheOutputCannotCarryFailsTheRunAndTheRestIsWritten() throws {
+        let dir = try Paths.temporaryDirectory()
+        let uddf = dir + "/two.uddf"
+        try """
+            <uddf xmlns="http://www.streit.cc/uddf/3.2/" version="3.2.2">
+            <profiledata><repetitiongroup id="g">
+            <dive id="a"><informationbeforedive><datetime>2024-05-01T10:00:00</datetime></informationbeforedive>
+            <informationafterdive><greatestdepth>12</greatestdepth></informationafterdive></dive>
+            <dive id="b"><informationafterdive><greatestdepth>9</greatestdepth></informationafterdive></dive>
+            </repetitiongroup></profiledata></uddf>
+            """.write(toFile: uddf, atomically: true, encoding: .utf8)
+        let r = try umilog(["convert", uddf, "--to", "json", "-o", dir + "/out.divejson"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("dropped[json.dive-without-start]"))
+        #expect(r.stderr.hasSuffix("; 1 dive not carried\n"))
+        let out = try String(contentsOfFile: dir + "/out.divejson", encoding: .utf8)
+        #expect(out.contains("2024-05-01T10:00:00"))
+    }
+}
