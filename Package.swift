@@ -71,7 +71,9 @@ let package = Package(
 if Context.environment["UMILOG_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["DiveKit", "DiveCore"], path: "Fuzz/FuzzSupport"))
     for (product, directory) in [("fuzz-uddf", "FuzzUDDF"), ("fuzz-csv", "FuzzCSV"), ("fuzz-divejson", "FuzzDiveJSON"),
-                                 ("fuzz-ssrf", "FuzzSSRF"), ("fuzz-fit", "FuzzFIT")] {
+                                 ("fuzz-ssrf", "FuzzSSRF"), ("fuzz-fit", "FuzzFIT"),
+                                 ("fuzz-suunto-json", "FuzzSuuntoJSON"), ("fuzz-shearwater-xml", "FuzzShearwaterXML"),
+                                 ("fuzz-suunto-dm3", "FuzzSuuntoDM3")] {
         package.targets.append(.executableTarget(
             name: product, dependencies: ["FuzzSupport", "DiveKit"], path: "Fuzz/\(directory)"))
     }
