@@ -1,6 +1,6 @@
 import DiveCore
-import Foundation
-import GRDB
+internal import Foundation
+internal import GRDB
 import DiveArchive
 
 /// The computer's log of a dive: `log_data`'s compressed PNF log, or the `dive_logs` and

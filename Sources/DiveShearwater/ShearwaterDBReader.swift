@@ -1,6 +1,6 @@
 import DiveCore
-import Foundation
-import GRDB
+internal import Foundation
+internal import GRDB
 
 /// Reads a Shearwater Cloud database export (an SQLite file) through SQLite, one dive at a time:
 /// each `dive_details` row is a dive, its summary and logbook fields; its `log_data` row holds the

@@ -1,6 +1,6 @@
 import DiveCore
-import Foundation
-import GRDB
+internal import Foundation
+internal import GRDB
 
 /// The identity namespace and the sniff of a Shearwater Cloud database export.
 public enum ShearwaterDB {

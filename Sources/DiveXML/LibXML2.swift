@@ -1,4 +1,4 @@
-package import CLibXML2
+internal import CLibXML2
 
 /// libxml2's process-wide set-up. libxml2 2.9 must be initialised once before threads use
 /// it (two validation passes run at once, and tests run in parallel); Swift runs a static's

@@ -1,4 +1,4 @@
-package import CLibXML2
+internal import CLibXML2
 import DiveCore
 
 #if canImport(Glibc)
