@@ -51,7 +51,7 @@ public func renderInspect(_ s: InspectSummary) -> String {
         return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
     }
     var lines: [String] = []
-    lines.append("file:       \(s.path)")
+    lines.append("file:       \(s.path == "-" ? "<stdin>" : s.path)")
     let formatName = s.format.entry.name
     lines.append("format:     \(formatName)\(s.formatVersion.map { " \($0)" } ?? "")")
     let generator = s.generator.map { "\($0.name)\($0.version.map { " \($0)" } ?? "")" } ?? "(not stated)"
