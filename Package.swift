@@ -57,7 +57,7 @@ let package = Package(
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveShearwaterTests", dependencies: ["DiveShearwater", "DiveCore", "DiveXML", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
-        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport"]),
+        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),

@@ -133,6 +133,8 @@ public enum FormatRegistry {
                     open: { path, name, _ in try SuuntoJSONReader(path: path, displayName: name) }),
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: ShearwaterXML.sniff, open: { path, name, _ in try ShearwaterXMLReader(path: path, displayName: name) }),
         FormatEntry("shearwater-db", "Shearwater Cloud database", sniff: ShearwaterDB.sniff, open: { path, name, _ in try ShearwaterDBReader(path: path, displayName: name) }),
+        FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
+                    open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
