@@ -73,7 +73,7 @@ if Context.environment["UMILOG_FUZZ"] != nil {
     for (product, directory) in [("fuzz-uddf", "FuzzUDDF"), ("fuzz-csv", "FuzzCSV"), ("fuzz-divejson", "FuzzDiveJSON"),
                                  ("fuzz-ssrf", "FuzzSSRF"), ("fuzz-fit", "FuzzFIT"),
                                  ("fuzz-suunto-json", "FuzzSuuntoJSON"), ("fuzz-shearwater-xml", "FuzzShearwaterXML"),
-                                 ("fuzz-suunto-dm3", "FuzzSuuntoDM3")] {
+                                 ("fuzz-suunto-dm3", "FuzzSuuntoDM3"), ("fuzz-zip", "FuzzZip")] {
         package.targets.append(.executableTarget(
             name: product, dependencies: ["FuzzSupport", "DiveKit"], path: "Fuzz/\(directory)"))
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes one reader with libFuzzer and AddressSanitizer.
 #
-#   scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3 SECONDS [libFuzzer options…]
+#   scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3|zip SECONDS [libFuzzer options…]
 #
 # Builds the target (Fuzz/, only when UMILOG_FUZZ=1) into .build-fuzz/, seeds it from
 # Samples/ and, when present, ../shared/corpus and the DiveJSON fixtures, and runs it on both
@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 extra=()  # DIRECTORY:PATTERN seeds beyond the patterns' walk
-target=${1:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3 SECONDS}
-seconds=${2:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3 SECONDS}
+target=${1:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3|zip SECONDS}
+seconds=${2:?usage: scripts/fuzz.sh uddf|csv|divejson|ssrf|fit|suunto-json|shearwater-xml|suunto-dm3|zip SECONDS}
 shift 2
 case "$target" in
     uddf) patterns=("*.uddf") ;;
@@ -26,7 +26,8 @@ case "$target" in
     suunto-json) patterns=("suunto*.json") extra=("../shared/reference/divejson/fixtures/suunto_json:*.json") ;;
     shearwater-xml) patterns=("shearwater*.xml") ;;
     suunto-dm3) patterns=("*.SDE") ;;
-    *) echo "fuzz: no target '$target' (uddf, csv, divejson, ssrf, fit, suunto-json, shearwater-xml, suunto-dm3)" >&2; exit 2 ;;
+    zip) patterns=("*.zip" "*.SDE") ;;
+    *) echo "fuzz: no target '$target' (uddf, csv, divejson, ssrf, fit, suunto-json, shearwater-xml, suunto-dm3, zip)" >&2; exit 2 ;;
 esac
 
 scripts/setup.sh
