@@ -176,6 +176,19 @@ struct DiveDraft {
     var notes: [String] = []
     /// Non-numeric text met in numeric elements, by element name: (count, first example, line).
     var badNumbers: [String: (count: Int, example: String, line: Int)] = [:]
+
+    /// True when the element records no dive: no date or time, number, summary value, tank,
+    /// sample, link or note, not even a value that failed to read — nothing but its id and the
+    /// surface interval before it. Some writers put such a `<dive>` (its surface interval
+    /// `<infinity/>`) before the first real one as "the previous dive".
+    var recordsNoDive: Bool {
+        datetimeText == nil && year == nil && month == nil && day == nil && hour == nil && minute == nil && second == nil
+            && number == nil && internalNumber == nil && links.isEmpty && equipmentLinks.isEmpty && tripRef == nil
+            && altitude == nil && airTemperature == nil && surfacePressure == nil && apparatus == nil && platform == nil
+            && lead == nil && tanks.isEmpty && waypoints.isEmpty && samplesOverLimit == 0 && highestPO2 == nil
+            && greatestDepth == nil && averageDepth == nil && duration == nil && lowestTemperature == nil
+            && visibilityText == nil && current == nil && rating == nil && notes.isEmpty && badNumbers.isEmpty
+    }
 }
 
 /// A `<mix>` from `<gasdefinitions>`.

@@ -3,11 +3,18 @@ import DiveXML
 
 extension UDDFState {
     /// Builds a canonical dive from what one `<dive>` element said, resolving its references
-    /// against the header and reporting every habit it had to read around.
+    /// against the header and reporting every habit it had to read around. An element that
+    /// records no dive (``DiveDraft/recordsNoDive``) is reported and gives none.
     func finishDive(_ d: DiveDraft) -> Dive? {
         let path = "dive/\(d.index)"
         reportLongTexts(prefix: path + "/")
         reportDrops(dive: true, prefix: path + "/")
+        if d.recordsNoDive {
+            // Carried, it would be a dive with no date, depth or time in every output and logbook.
+            let what = d.surfaceIntervalInfinite || d.surfaceInterval != nil ? "nothing but the surface interval before it" : "nothing"
+            report(.absent, "uddf.empty-dive", "the <dive> records \(what): no date, depth, duration or samples. It is no dive (some writers put such an element before the first dive as \"the previous dive\") and is not carried", path: path, line: d.line)
+            return nil
+        }
         for (element, bad) in d.badNumbers.sorted(by: { $0.key < $1.key }) {
             let more = bad.count > 1 ? " (and \(bad.count - 1) more like it)" : ""
             report(.dropped, "uddf.not-a-number", "<\(element)> holds \"\(bad.example)\"\(more), which is not a number; not carried", path: path, line: bad.line)

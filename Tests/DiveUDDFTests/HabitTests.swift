@@ -190,6 +190,51 @@ func uddf(generator: String = "<generator><name>Test</name></generator>", header
         #expect(book.dives[0].startedAt == nil)
         #expect(findings.contains { $0.code == "uddf.placeholder-date" })
     }
+
+    @Test("a <dive> that records nothing but an infinite surface interval, put before the real one as 'the previous dive', is no dive: reported absent, its elements accounted, not carried")
+    func anEmptyLeadingDiveIsNoDive() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir + "/previous.uddf"
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <uddf xmlns="http://www.streit.cc/uddf/3.2/" version="3.2.2">
+            <generator><name>Test</name></generator>
+            <profiledata><repetitiongroup id="rg">
+            <dive id="previous">
+              <informationbeforedive><surfaceintervalbeforedive><infinity/></surfaceintervalbeforedive></informationbeforedive>
+            </dive>
+            <dive id="d1">
+              <informationbeforedive><datetime>2024-01-01T10:00:00</datetime>
+                <surfaceintervalbeforedive><passedtime>7200</passedtime></surfaceintervalbeforedive></informationbeforedive>
+              <informationafterdive><greatestdepth>18.2</greatestdepth><diveduration>2400</diveduration></informationafterdive>
+            </dive>
+            </repetitiongroup></profiledata>
+            </uddf>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try UDDFReader(path: path, displayName: "previous.uddf")
+        reader.recordsAccounting = true
+        var dives: [Dive] = []
+        var findings: [Finding] = []
+        while let dive = try reader.next() { dives.append(dive); findings += reader.takeFindings() }
+        findings += reader.takeFindings()
+        #expect(dives.count == 1)
+        #expect(dives.first?.provenance?.sourceID == "d1")
+        #expect(dives.first?.provenance?.index == 1)
+        #expect(dives.first?.startedAt == DiveDateTime.parse("2024-01-01T10:00:00")!.0)
+        #expect(findings.map(\.description) == [
+            "previous.uddf:5: absent[uddf.empty-dive]: dive/0: the <dive> records nothing but the surface interval before it: no date, depth, duration or samples. It is no dive (some writers put such an element before the first dive as \"the previous dive\") and is not carried",
+        ])
+        // Every element with content is accounted for: none is reported as not carried.
+        let walk = try ContentWalk.walk(path)
+        #expect(walk.leaves.filter { !reader.accounting.accounted.contains($0) && !named($0, by: findings) }.isEmpty)
+        // An element with nothing in it at all is no dive either; one holding a number is a dive.
+        let (empty, emptyFindings) = try readUDDF(uddf(dive: ""))
+        #expect(empty.dives.isEmpty)
+        #expect(emptyFindings.map(\.code) == ["uddf.empty-dive"])
+        #expect(emptyFindings.first?.message.hasPrefix("the <dive> records nothing: ") == true)
+        let (numbered, _) = try readUDDF(uddf(dive: "<informationbeforedive><divenumber>7</divenumber></informationbeforedive>"))
+        #expect(numbered.dives.map(\.number) == [7])
+    }
 }
 
 @Suite struct ErrorTests {

@@ -209,3 +209,27 @@ struct ConformCLITests {
         #expect(out.contains("2024-05-01T10:00:00"))
     }
 }
+
+/// An element that records no dive is no dive: the empty `<dive>` some writers put before the
+/// real one is reported and written nowhere, and the run succeeds.
+@Suite struct EmptyDiveCLITests {
+    @Test func anEmptyLeadingDiveIsReportedAndNotWritten() throws {
+        let dir = try Paths.temporaryDirectory()
+        let uddf = dir + "/previous.uddf"
+        try """
+            <uddf xmlns="http://www.streit.cc/uddf/3.2/" version="3.2.2">
+            <profiledata><repetitiongroup id="g">
+            <dive id="p"><informationbeforedive><surfaceintervalbeforedive><infinity/></surfaceintervalbeforedive></informationbeforedive></dive>
+            <dive id="a"><informationbeforedive><datetime>2024-05-01T10:00:00</datetime></informationbeforedive>
+            <informationafterdive><greatestdepth>12</greatestdepth></informationafterdive></dive>
+            </repetitiongroup></profiledata></uddf>
+            """.write(toFile: uddf, atomically: true, encoding: .utf8)
+        let r = try umilog(["convert", uddf, "--to", "csv", "-o", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("\(uddf):3: absent[uddf.empty-dive]: dive/0: the <dive> records nothing but the surface interval before it"))
+        let rows = r.stdout.split(whereSeparator: \.isNewline)
+        #expect(rows.count == 2, "\(r.stdout)")
+        #expect(rows.last?.contains("2024-05-01") == true)
+        #expect(r.stderr.hasSuffix("umilog: 1 dive from 1 of 1 file → standard output; 1 finding (1 absent)\n"), "\(r.stderr)")
+    }
+}
