@@ -10,6 +10,10 @@ import DiveCore
 /// reported `dropped` at its path; a value outside a closed vocabulary is read as absent (§5.6)
 /// and reported. How the document spelled what it holds — member order, `20` for `20.0`,
 /// empty lists — is kept as each record's ``SourceLayout``, so writing it back changes nothing.
+///
+/// The dives a umilog export carried with no start, under `extensions.umilog.undated_dives`
+/// (DiveJSON's `dives` require `started_at`), are handed out after `dives`, and taken out of
+/// the header's extensions.
 public final class DiveJSONReader: DiveSource {
     public let displayName: String
     public private(set) var header = LogbookHeader()
@@ -19,6 +23,9 @@ public final class DiveJSONReader: DiveSource {
     private let document: JSONNode
     /// The file and where each of its dives lies, when they are parsed one at a time.
     private var deferred: (file: MappedFile, marks: [JSONParser.Mark])?
+    /// `extensions.umilog.undated_dives`, and how many of them were handed out.
+    private var undated: [JSONNode] = []
+    private var nextUndated = 0
 
     /// Opens the file at `path` and parses all of it but its dives.
     public convenience init(path: String, displayName: String? = nil) throws {
@@ -63,12 +70,22 @@ public final class DiveJSONReader: DiveSource {
                 }
                 if let dive = readDive(node, path: "$.dives[\(k)]", index: k) { return dive }
             }
-            return nil
+            return nextUndatedDive(after: marks.count)
         }
         while next_ < dives.count {
             let node = dives[next_]
             next_ += 1
             if let dive = readDive(node, path: "$.dives[\(next_ - 1)]", index: next_ - 1) { return dive }
+        }
+        return nextUndatedDive(after: dives.count)
+    }
+
+    /// The next of `undated_dives`, which follow the document's `count` dives in record order.
+    private func nextUndatedDive(after count: Int) -> Dive? {
+        while nextUndated < undated.count {
+            let k = nextUndated
+            nextUndated += 1
+            if let dive = readDive(undated[k], path: "$.extensions.umilog.undated_dives[\(k)]", index: count + k) { return dive }
         }
         return nil
     }
@@ -215,7 +232,25 @@ public final class DiveJSONReader: DiveSource {
         header.contacts = objects(&root, "contacts").compactMap(readContact)
         header.people = objects(&root, "people").compactMap(readPerson)
         header.extensions = root.extensions()
+        takeUndatedDives()
         root.done()
+    }
+
+    /// Moves `extensions.umilog.undated_dives` out of the header's extensions into the dives to
+    /// hand out (the `umilog` entry goes when nothing else is in it, as do the extensions).
+    private func takeUndatedDives() {
+        guard let own = document["extensions"]?["umilog"], let list = own["undated_dives"],
+              case .object(var members)? = header.extensions,
+              let k = members.firstIndex(where: { $0.name == "umilog" }), case .object(var entry) = members[k].value else { return }
+        if case .array(let elements) = list.value {
+            undated = elements
+        } else {
+            report(.dropped, "divejson.wrong-type", "\"undated_dives\" should be an array but is \(list.typeNameWithArticle); not read",
+                   "$.extensions.umilog.undated_dives", line: list.line, column: list.column)
+        }
+        entry.removeAll { $0.name == "undated_dives" }
+        if entry.isEmpty { members.remove(at: k) } else { members[k].value = .object(entry) }
+        header.extensions = members.isEmpty ? nil : .object(members)
     }
 
     private func readDiver(_ d: inout Fields) -> Diver {

@@ -4,6 +4,10 @@ import DiveCore
 /// `exported_at`, `generator` and `diver` first, then each dive as it is handed over, then
 /// the collections the dives refer to. Members come in the schema's order; a value the model
 /// does not hold is omitted, never written as `null`.
+///
+/// A dive with no start has no place in `dives` (`started_at` is required): it is written under
+/// the document's `extensions.umilog.undated_dives`, which umilog's reader hands back as a dive
+/// and other readers ignore (`docs/umilog-extension.md`), so that a backup loses no dive.
 public final class DiveJSONWriter {
     private var out: JSONEmitter
     private let generator: Generator
@@ -33,6 +37,9 @@ public final class DiveJSONWriter {
     private var divesWritten = 0
     /// `dives/N/member` of every member a reader computed (`extensions.divejson.inferred`).
     private var inferredPaths: [String] = []
+    /// The dives with no start, held until ``finish(header:)`` writes them under the document's
+    /// `extensions.umilog.undated_dives`: they are rare, and the extensions come last.
+    private var undated: [Dive] = []
 
     /// A `dropped` finding about `dive`, at its source file, line and record path.
     private func report(_ dive: Dive, _ code: String, _ message: String) {
@@ -59,14 +66,17 @@ public final class DiveJSONWriter {
         }
     }
 
-    /// Writes one dive. A dive with no start cannot be carried (`started_at` is required)
-    /// and is reported instead.
+    /// Writes one dive. A dive with no start cannot go in `dives` (`started_at` is required):
+    /// it is kept for `extensions.umilog.undated_dives`, and reported `resolved`.
     public func write(_ dive: Dive, header: LogbookHeader) throws {
         begin(header)
         defer { divesSeen += 1 }
         guard let start = dive.startedAt else {
-            report(dive, "json.dive-without-start", "a dive with no start date cannot be carried: DiveJSON requires started_at")
-            findings[findings.count - 1].lostDives = 1
+            let p = dive.provenance
+            findings.append(Finding(.resolved, "json.dive-without-start",
+                                    "the dive has no start date, which a dive in DiveJSON's dives requires; written under extensions.umilog.undated_dives[\(undated.count)] instead, where umilog reads it back as a dive (other DiveJSON readers ignore it)",
+                                    at: SourceLocation(file: p?.file, line: p?.line, path: dive.sourcePath(else: divesSeen))))
+            undated.append(dive)
             return
         }
         if !divesOpen {
@@ -101,40 +111,93 @@ public final class DiveJSONWriter {
         list("contacts", header.contacts, write)
         list("people", header.people, write)
         out.endRecord()
-        if let extensions = header.extensions {
-            out.key("extensions")
-            write(extensions)
-        } else if let format = header.sourceFormat, format != "divejson" {
-            out.key("extensions"); out.beginObject()
-            out.key("divejson"); out.beginObject()
-            out.key("converted_from"); out.string(format)
-            if let v = header.sourceVersion { out.key(header.sourceVersionKey ?? "\(format)_version"); out.string(v) }
-            if let g = header.sourceGenerator {
-                out.key("source_generator"); out.beginObject()
-                out.key("name"); out.string(g.name)
-                if let v = g.version { out.key("version"); out.string(v) }
-                out.endObject()
+        var extensions = header.extensions
+        if extensions == nil, let format = header.sourceFormat, format != "divejson" {
+            extensions = convertedFrom(format, header)
+        }
+        write(documentExtensions: extensions)
+        out.endObject()
+        try out.finish()
+    }
+
+    /// The document extensions of a conversion: DiveJSON's `converted_from` block, and what the
+    /// source says of its writer beyond a name and a version under umilog's own key.
+    private func convertedFrom(_ format: String, _ header: LogbookHeader) -> ExtensionValue {
+        var divejson: [ExtensionValue.Member] = [.init("converted_from", .string(format))]
+        if let v = header.sourceVersion { divejson.append(.init(header.sourceVersionKey ?? "\(format)_version", .string(v))) }
+        if let g = header.sourceGenerator {
+            var generator: [ExtensionValue.Member] = [.init("name", .string(g.name))]
+            if let v = g.version { generator.append(.init("version", .string(v))) }
+            divejson.append(.init("source_generator", .object(generator)))
+        }
+        let inferred = inferredPaths + undated.enumerated().flatMap { k, d in
+            d.inferred.map { "extensions/umilog/undated_dives/\(k)/\($0)" }
+        }
+        if !inferred.isEmpty { divejson.append(.init("inferred", .array(inferred.map(ExtensionValue.string)))) }
+        var members: [ExtensionValue.Member] = [.init("divejson", .object(divejson))]
+        if let g = header.sourceGenerator, g.type != nil || g.writtenAt != nil || g.manufacturer != nil {
+            var own: [ExtensionValue.Member] = []
+            if let v = g.type { own.append(.init("type", .string(v))) }
+            if let v = g.writtenAt { own.append(.init("written_at", .string(v))) }
+            if let v = g.manufacturer { own.append(.init("manufacturer", .string(v))) }
+            members.append(.init("umilog", .object([.init("source_generator", .object(own))])))
+        }
+        return .object(members)
+    }
+
+    /// The document's `extensions`, with the dives that have no start as `undated_dives` last in
+    /// its `umilog` entry (made when there is none). Where that entry cannot be an object (the
+    /// header's extensions, or its `umilog`, are another value), they are reported lost.
+    private func write(documentExtensions extensions: ExtensionValue?) {
+        guard !undated.isEmpty else {
+            if let extensions { out.key("extensions"); write(extensions) }
+            return
+        }
+        var members: [ExtensionValue.Member] = []
+        switch extensions {
+        case .object(let m)?: members = m
+        case nil: break
+        case let other?:
+            out.key("extensions"); write(other)
+            undatedNotCarried("the document's extensions are not an object")
+            return
+        }
+        if let own = members.first(where: { $0.name == "umilog" }) {
+            guard case .object = own.value else {
+                out.key("extensions"); write(.object(members))
+                undatedNotCarried("the document's extensions.umilog is not an object")
+                return
             }
-            if !inferredPaths.isEmpty {
-                out.key("inferred"); out.beginArray()
-                for p in inferredPaths { out.string(p) }
-                out.endArray()
-            }
+        }
+        out.key("extensions"); out.beginObject()
+        var wroteOwn = false
+        for m in members {
+            guard m.name == "umilog", !wroteOwn, case .object(let own) = m.value else { out.key(m.name); write(m.value); continue }
+            out.key("umilog"); out.beginObject()
+            for o in own where o.name != "undated_dives" { out.key(o.name); write(o.value) }
+            writeUndated()
             out.endObject()
-            // What the source says of its writer beyond a name and a version: umilog's own key.
-            if let g = header.sourceGenerator, g.type != nil || g.writtenAt != nil || g.manufacturer != nil {
-                out.key("umilog"); out.beginObject()
-                out.key("source_generator"); out.beginObject()
-                if let v = g.type { out.key("type"); out.string(v) }
-                if let v = g.writtenAt { out.key("written_at"); out.string(v) }
-                if let v = g.manufacturer { out.key("manufacturer"); out.string(v) }
-                out.endObject()
-                out.endObject()
-            }
+            wroteOwn = true
+        }
+        if !wroteOwn {
+            out.key("umilog"); out.beginObject()
+            writeUndated()
             out.endObject()
         }
         out.endObject()
-        try out.finish()
+    }
+
+    private func writeUndated() {
+        out.key("undated_dives"); out.beginArray()
+        for d in undated { write(d, start: nil) }
+        out.endArray()
+    }
+
+    private func undatedNotCarried(_ why: String) {
+        let n = undated.count
+        findings.append(Finding(.dropped, "json.undated-dives-not-carried",
+                                "\(why), so the \(n == 1 ? "dive" : "\(n) dives") with no start date cannot be written under extensions.umilog.undated_dives; not carried",
+                                at: SourceLocation(path: "extensions")).losing(n))
     }
 
     // MARK: Members
@@ -249,7 +312,8 @@ public final class DiveJSONWriter {
         }
     }
 
-    private func write(_ d: Dive, start: DiveDateTime) {
+    /// A dive; `start` is `nil` only for one of `undated_dives`.
+    private func write(_ d: Dive, start: DiveDateTime?) {
         out.beginObject()
         out.beginRecord(d.layout)
         member("uuid", d.uuid)

@@ -175,7 +175,7 @@ extension SSRFState {
                 return DiveDateTime(date: dt, time: time)
             }
             report(.absent, "ssrf.dive-without-date",
-                   "the dive records no @date; it is kept without a start, and formats that require one (DiveJSON) cannot carry it",
+                   "the dive records no @date; it is kept without a start (DiveJSON carries it under extensions.umilog.undated_dives; UDDF and Subsurface XML, which require one, cannot)",
                    path: path, line: d.line)
             return nil
         }

@@ -117,7 +117,7 @@ extension UDDFState {
             }
             start = DiveDateTime(date: date, time: time)
         } else {
-            report(.absent, "uddf.dive-without-datetime", "the dive records no start date; it is kept without one, and formats that require a start (DiveJSON) cannot carry it", path: path, line: d.line)
+            report(.absent, "uddf.dive-without-datetime", "the dive records no start date; it is kept without one (DiveJSON carries it under extensions.umilog.undated_dives; UDDF and Subsurface XML, which require a start, cannot)", path: path, line: d.line)
             return nil
         }
         guard var value = start else { return nil }

@@ -237,6 +237,38 @@ import TestSupport
         #expect(try log.tables() == before)
     }
 
+    @Test("a dive with no start date, which DiveJSON's dives cannot hold, goes into the backup under the umilog extension and is restored from it into an empty logbook")
+    func undatedDive() throws {
+        let log = try TemporaryLogbook()
+        _ = try log.store.seedCatalog()
+        #expect(log.store.importLogbooks([try undatedUDDF(in: log.directory)]).inserted == 2)
+        let exported = log.directory + "/backup.divejson"
+        let report = DiveKit.convert(source: try LogbookExport(store: log.store, logbookState: true), name: log.path,
+                                     options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
+        #expect(report.inputs.allSatisfy { $0.error == nil } && report.lostDives == 0 && !report.failed)
+        #expect(report.inputs.flatMap(\.findings).map(\.code) == ["json.dive-without-start"])
+        #expect(DiveKit.validate(paths: [exported]).exitCode == 0)
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        #expect(text.contains("\"undated_dives\": ["))
+        let copy = try TemporaryLogbook()
+        _ = try copy.store.seedCatalog()
+        let back = copy.store.importLogbooks([exported])
+        #expect(back.exitCode == 0 && back.inserted == 2)
+        #expect(back.files.flatMap(\.findings).isEmpty, "\(back.files.flatMap(\.findings))")
+        #expect(try copy.tables() == log.tables())
+        #expect(try copy.provenance() == log.provenance())
+        try copy.store.read { db throws in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT d.max_depth, d.bottom_time, d.notes, s.name FROM dive d JOIN site s ON s.id = d.site_id WHERE d.date IS NULL"))
+            #expect(row["max_depth"] as Double == 7.5 && row["bottom_time"] as Int == 1500)
+            #expect(row["notes"] as String == "Logbook page torn: no date." && row["name"] as String == "Undated Lagoon")
+        }
+        // Into the logbook it came from: both dives are there already, nothing changes.
+        let before = try log.tables()
+        let again = log.store.importLogbooks([exported])
+        #expect(again.exitCode == 0 && again.inserted == 0 && again.alreadyImported == 2)
+        #expect(try log.tables() == before)
+    }
+
     @Test("dives kept apart as two are restored as two: a backup's dives are never each other's duplicates")
     func keptApart() throws {
         let log = try TemporaryLogbook()

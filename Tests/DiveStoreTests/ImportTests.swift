@@ -264,10 +264,15 @@ struct CorpusImportTests {
         let log = try TemporaryLogbook()
         _ = try log.store.seedCatalog()
         _ = importAll(log)
+        // The corpus holds no dive without a start date; a hand-logged one is added, so that the
+        // backup is seen to carry it (under extensions.umilog.undated_dives) and restore it.
+        let undated = try undatedUDDF(in: log.directory)
+        #expect(log.store.importLogbooks([undated]).inserted == 2)
         _ = try log.store.backfill(BackfillOptions(renumber: true))
         _ = try log.store.createSitesFromGPS()
         // State the export must carry is there to be carried.
         try log.store.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM dive WHERE date IS NULL") == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM dive WHERE status != 'new'")! > 0)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM site WHERE kind = 'user'")! > 0)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM list_state")! > 0)
@@ -277,8 +282,10 @@ struct CorpusImportTests {
         let source = try LogbookExport(store: log.store, logbookState: true)
         let report = DiveKit.convert(source: source, name: log.path, options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
         #expect(report.inputs.allSatisfy { $0.error == nil })
-        // What the export could not carry would be reported; the corpus has none of it.
-        #expect(report.inputs.flatMap(\.findings).isEmpty, "\(report.inputs.flatMap(\.findings))")
+        // What the export could not carry would be reported; the corpus has none of it. The one
+        // finding is the undated dive's, written under the umilog extension, not lost.
+        #expect(report.inputs.flatMap(\.findings).map { "\($0.kind)[\($0.code)]" } == ["resolved[json.dive-without-start]"], "\(report.inputs.flatMap(\.findings))")
+        #expect(report.lostDives == 0)
         #expect(DiveKit.validate(paths: [exported]).exitCode == 0)
         let copy = try TemporaryLogbook()
         _ = try copy.store.seedCatalog()
@@ -294,6 +301,9 @@ struct CorpusImportTests {
         }
         #expect(try copy.provenance() == log.provenance())
         #expect(try copy.digest(ofFile: "all.divejson") == nil)
+        try copy.store.read { db throws in
+            #expect(try String.fetchAll(db, sql: "SELECT notes FROM dive WHERE date IS NULL") == ["Logbook page torn: no date."])
+        }
         #expect(try copy.store.backfill(BackfillOptions(dryRun: true)).changes.isEmpty)
         // Imported into the logbook it came from, it adds nothing and changes nothing.
         let again = log.store.importLogbooks([exported])
@@ -301,6 +311,25 @@ struct CorpusImportTests {
         #expect(again.files.flatMap(\.findings).isEmpty, "\(again.files.flatMap(\.findings))")
         #expect(try log.tables() == a)
     }
+}
+
+/// Writes a UDDF logbook of two dives, the second logged by hand with no date (a site, a depth,
+/// a duration, notes): the logbook keeps it without a start, which DiveJSON's `dives` cannot hold.
+func undatedUDDF(in dir: String, name: String = "undated.uddf") throws -> String {
+    let path = dir + "/" + name
+    try """
+    <uddf xmlns="http://www.streit.cc/uddf/3.2/" version="3.2.2">
+    <generator><name>Hand log</name></generator>
+    <divesite><site id="lagoon"><name>Undated Lagoon</name></site></divesite>
+    <profiledata><repetitiongroup id="g">
+    <dive id="dated-one"><informationbeforedive><datetime>2019-07-01T10:00:00</datetime></informationbeforedive>
+    <informationafterdive><greatestdepth>11</greatestdepth><diveduration>2100</diveduration></informationafterdive></dive>
+    <dive id="undated-one"><informationbeforedive><link ref="lagoon"/></informationbeforedive>
+    <informationafterdive><greatestdepth>7.5</greatestdepth><diveduration>1500</diveduration>
+    <notes><para>Logbook page torn: no date.</para></notes></informationafterdive></dive>
+    </repetitiongroup></profiledata></uddf>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
 }
 
 /// Writes a DiveJSON document of `dives` (JSON objects) and `rest` (more top-level members).

@@ -187,11 +187,11 @@ struct ConformCLITests {
     }
 }
 
-/// A run that loses a dive never exits 0: a dive DiveJSON cannot carry (no start) is a finding
-/// that loses it, the other dives are written, and the exit status is 1.
+/// A run that loses a dive never exits 0: a dive UDDF cannot carry (no start) is a finding that
+/// loses it, the other dives are written, and the exit status is 1. DiveJSON carries such a dive
+/// under its umilog extension: nothing is lost, and the run succeeds.
 @Suite struct LostDiveTests {
-    @Test func aDiveTheOutputCannotCarryFailsTheRunAndTheRestIsWritten() throws {
-        let dir = try Paths.temporaryDirectory()
+    static func twoDives(in dir: String) throws -> String {
         let uddf = dir + "/two.uddf"
         try """
             <uddf xmlns="http://www.streit.cc/uddf/3.2/" version="3.2.2">
@@ -201,12 +201,41 @@ struct ConformCLITests {
             <dive id="b"><informationafterdive><greatestdepth>9</greatestdepth></informationafterdive></dive>
             </repetitiongroup></profiledata></uddf>
             """.write(toFile: uddf, atomically: true, encoding: .utf8)
-        let r = try umilog(["convert", uddf, "--to", "json", "-o", dir + "/out.divejson"])
+        return uddf
+    }
+
+    @Test func aDiveTheOutputCannotCarryFailsTheRunAndTheRestIsWritten() throws {
+        let dir = try Paths.temporaryDirectory()
+        let uddf = try Self.twoDives(in: dir)
+        let r = try umilog(["convert", uddf, "--to", "uddf", "-o", dir + "/out.uddf"])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("dropped[json.dive-without-start]"))
+        #expect(r.stderr.contains("dropped[uddf.dive-without-start]"))
         #expect(r.stderr.hasSuffix("; 1 dive not carried\n"))
-        let out = try String(contentsOfFile: dir + "/out.divejson", encoding: .utf8)
+        let out = try String(contentsOfFile: dir + "/out.uddf", encoding: .utf8)
         #expect(out.contains("2024-05-01T10:00:00"))
+    }
+
+    @Test func aDiveWithNoStartGoesUnderTheUmilogExtensionOfDiveJSON() throws {
+        let dir = try Paths.temporaryDirectory()
+        let uddf = try Self.twoDives(in: dir)
+        let out = dir + "/out.divejson"
+        let r = try umilog(["convert", uddf, "--to", "json", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("\(uddf):5: resolved[json.dive-without-start]: dive/1: the dive has no start date, which a dive in DiveJSON's dives requires; written under extensions.umilog.undated_dives[0] instead"))
+        #expect(!r.stderr.contains("not carried"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let dives = try #require(document["dives"] as? [[String: Any]])
+        #expect(dives.map { $0["started_at"] as? String } == ["2024-05-01T10:00:00"])
+        let extensions = try #require(document["extensions"] as? [String: Any])
+        let undated = try #require((extensions["umilog"] as? [String: Any])?["undated_dives"] as? [[String: Any]])
+        #expect(undated.count == 1)
+        #expect(undated.first?["started_at"] == nil)
+        #expect(undated.first?["max_depth"] as? Double == 9)
+        // The document is valid DiveJSON, and converting it back gives both dives.
+        #expect(try umilog(["validate", out]).status == 0)
+        let csv = try umilog(["convert", out, "--to", "csv", "-o", "-"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.split(whereSeparator: \.isNewline).count == 3, "\(csv.stdout)")
     }
 }
 
