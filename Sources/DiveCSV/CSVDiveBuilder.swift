@@ -551,7 +551,7 @@ struct DiveBuilder {
             // One row of a summary: the dive is left out, the others still import.
             let message = "row \(row) has no date the dive can be placed by; the dive is left out"
             if reader.strict { throw DiveError("csv.row-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
-            reader.report(.dropped, "csv.row-without-start", message, row: row, line: line)
+            reader.report(.dropped, "csv.row-without-start", message, row: row, line: line, losing: 1)
             return nil
         }
         // Identity: the dive's own id, else its start and number.

@@ -56,7 +56,10 @@ public final class CSVDiveReader: DiveSource {
     /// Findings reported in full, by code; past ``CSVLimits/findingsPerCode`` they are counted
     /// by code, with their kind, and reported in one finding each at the end.
     private var findingsListed: [String: Int] = [:]
-    private var findingsNotListed: [String: (kind: FindingKind, count: Int)] = [:]
+    private var findingsNotListed: [String: (kind: FindingKind, count: Int, lostDives: Int)] = [:]
+    /// Dives the findings say were left out (rows that looked like a dive and gave none),
+    /// counted whether or not their finding was listed.
+    public private(set) var divesLost = 0
     /// Whether the end of the file has been reported (what was not listed, the encoding).
     private var endReported = false
     /// Whether the file's falling back to Windows-1252 has been reported.
@@ -237,6 +240,12 @@ public final class CSVDiveReader: DiveSource {
         do {
             guard let dive = try nextDive() else {
                 reportEnd()
+                // A read that gives no dive while rows were left out has read nothing: it is no
+                // success (a table with no rows at all loses nothing, and says so).
+                if divesRead == 0, divesLost > 0 {
+                    throw DiveError("csv.no-dives", "no row of the file gave a dive: \(divesLost) row\(divesLost == 1 ? " was" : "s were") left out, each said in its finding",
+                                    at: SourceLocation(file: file))
+                }
                 return nil
             }
             return dive
@@ -310,15 +319,21 @@ public final class CSVDiveReader: DiveSource {
     // MARK: Findings
 
     /// Reports a finding, in full while its code has had fewer than
-    /// ``CSVLimits/findingsPerCode`` (the message is built only then), else counted.
-    func report(_ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, row: Int? = nil, line: Int? = nil, column: String? = nil) {
+    /// ``CSVLimits/findingsPerCode`` (the message is built only then), else counted. `losing`
+    /// is the dives it leaves out: counted in ``divesLost`` and carried by the finding, or, past
+    /// the limit, by the finding that counts those not listed.
+    func report(_ kind: FindingKind, _ code: String, _ message: @autoclosure () -> String, row: Int? = nil, line: Int? = nil, column: String? = nil,
+                losing lost: Int = 0) {
+        divesLost += lost
         let listed = findingsListed[code, default: 0]
         guard listed < CSVLimits.findingsPerCode else {
-            findingsNotListed[code, default: (kind, 0)].count += 1
+            findingsNotListed[code, default: (kind, 0, 0)].count += 1
+            findingsNotListed[code, default: (kind, 0, 0)].lostDives += lost
             return
         }
         findingsListed[code] = listed + 1
-        findings.append(Finding(kind, code, message(), at: SourceLocation(file: file, line: line, row: row, field: column)))
+        let finding = Finding(kind, code, message(), at: SourceLocation(file: file, line: line, row: row, field: column))
+        findings.append(lost > 0 ? finding.losing(lost) : finding)
     }
 
     /// Reports a finding about a value once per code, column and text.
@@ -348,8 +363,10 @@ public final class CSVDiveReader: DiveSource {
                                     at: SourceLocation(file: file)))
         }
         for (code, more) in findingsNotListed.sorted(by: { $0.key < $1.key }) {
-            findings.append(Finding(more.kind, code, "\(more.count) more finding\(more.count == 1 ? "" : "s") of this code \(more.count == 1 ? "is" : "are") not listed (a file lists the first \(CSVLimits.findingsPerCode) of each)",
-                                    at: SourceLocation(file: file)))
+            let lost = more.lostDives == 0 ? "" : "; they leave out \(more.lostDives) dive\(more.lostDives == 1 ? "" : "s")"
+            let finding = Finding(more.kind, code, "\(more.count) more finding\(more.count == 1 ? "" : "s") of this code \(more.count == 1 ? "is" : "are") not listed (a file lists the first \(CSVLimits.findingsPerCode) of each)\(lost)",
+                                  at: SourceLocation(file: file))
+            findings.append(more.lostDives > 0 ? finding.losing(more.lostDives) : finding)
         }
     }
 

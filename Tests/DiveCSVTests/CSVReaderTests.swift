@@ -211,6 +211,39 @@ struct CSVCorpusDiveTests {
         #expect { _ = try readCSV(path, CSVReadOptions(strict: true)) } throws: { ($0 as? DiveError)?.location.row == 3 }
     }
 
+    /// A row that looks like a dive and gives none is a lost dive, which makes the run no
+    /// success (`Finding.lostDives`), even past the listing limit of its code.
+    @Test func aRowLeftOutIsALostDiveEvenPastTheListingLimit() throws {
+        // 1 dated row, then 150 rows with a date that is none (day 32): 150 dives left out.
+        let rows = ["2024-02-01,10"] + (1...150).map { "32.01.2024,\($0 % 40)" }
+        let (dives, findings, reader) = try readCSVText((["Date,Max Depth [m]"] + rows).joined(separator: "\n") + "\n")
+        #expect(dives.count == 1)
+        let left = findings.filter { $0.code == "csv.row-without-start" }
+        // 100 listed, one losing 1 each, and one that counts the other 50 and the 50 dives they lose.
+        #expect(left.count == CSVLimits.findingsPerCode + 1)
+        #expect(left.prefix(CSVLimits.findingsPerCode).allSatisfy { $0.lostDives == 1 && $0.location.row != nil })
+        #expect(left.last?.lostDives == 50)
+        #expect(left.last?.message == "50 more findings of this code are not listed (a file lists the first 100 of each); they leave out 50 dives")
+        #expect(findings.reduce(0) { $0 + $1.lostDives } == 150)
+        #expect(reader.divesLost == 150)
+        // A validation of the file says so as errors.
+        #expect(left.map(Diagnostic.init).allSatisfy { $0.severity == .error })
+    }
+
+    /// A file whose every row is left out is read to no dive: an error, with each row's
+    /// finding still there; a table with no rows at all loses nothing and stays a read.
+    @Test func aFileReadToNoDiveIsAnError() throws {
+        let path = try Paths.temporaryDirectory() + "/none.csv"
+        try "Date;Depth [m]\n32.01.2024;12\n33.01.2024;14\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try CSVDiveReader(path: path)
+        let error = try #require(throws: DiveError.self) { while try reader.next() != nil {} }
+        #expect(error.description == "\(path): error[csv.no-dives]: no row of the file gave a dive: 2 rows were left out, each said in its finding")
+        let findings = reader.takeFindings()
+        #expect(findings.filter { $0.code == "csv.row-without-start" }.map(\.location.row) == [2, 3])
+        #expect(findings.reduce(0) { $0 + $1.lostDives } == 2)
+        #expect(try readCSVText("Date,Depth\n").dives.isEmpty)
+    }
+
     /// A table with no date column says so by its columns; what it understood stays available.
     @Test func aTableWithNoDateColumnNamesItsColumns() throws {
         let path = try Paths.temporaryDirectory() + "/nodate.csv"
