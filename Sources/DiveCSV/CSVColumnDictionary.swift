@@ -3,7 +3,10 @@ import DiveCore
 /// What a CSV header names: a ``CSVField``, the ``CSVUnit`` the header states, and for a
 /// cylinder's column, which cylinder. Headers in English, German, French, Spanish, Italian
 /// and Dutch are known, as the common exports (Subsurface, Shearwater Cloud, APD LogViewer,
-/// Seabear, spreadsheets) and umilog's own CSV write them.
+/// Seabear, spreadsheets) and umilog's own CSV write them, and the Darwin Core terms (TDWG's
+/// published vocabulary for records of an event at a place: `eventDate`, `eventTime`,
+/// `locationID`, `locality`, `decimalLatitude`, `decimalLongitude`, `maximumDepthInMeters`,
+/// `eventRemarks` …) that a dive has a member for; `docs/csv-formats.md` §10.2 lists them.
 ///
 /// **Normalisation.** A byte-order mark, surrounding white space, surrounding quotes and one
 /// leading `#` (`#Nr`) are dropped. Case is ignored and accents are folded (`é`→`e`, `ä`→`a`,
@@ -366,15 +369,15 @@ extension CSVColumnDictionary {
             "número de inmersión", "buceo nº", "immersione n", "numero immersione", "numero di immersione", "duik nr",
             "duiknummer",
         ]),
-        (.init(.diveID), ["dive id", "dive uuid", "uuid"]),
+        (.init(.diveID), ["dive id", "dive uuid", "uuid", "event id"]),
         (.init(.date), [
             "date", "dive date", "datum", "tauchdatum", "date de plongee", "fecha", "fecha de inmersion", "data",
-            "data immersione", "duikdatum",
+            "data immersione", "duikdatum", "event date",
         ]),
         (.init(.time), [
             "time", "start time", "entry time", "time in", "time of day", "zeit", "uhrzeit", "startzeit",
             "beginnzeit", "heure", "heure de debut", "heure debut", "hora", "hora de inicio", "hora inicio", "ora",
-            "ora di inizio", "ora inizio", "tijd", "begintijd", "starttijd",
+            "ora di inizio", "ora inizio", "tijd", "begintijd", "starttijd", "event time",
         ]),
         (.init(.dateTime), [
             "datetime", "date time", "date and time", "start date", "start", "start datetime", "datum zeit",
@@ -405,6 +408,7 @@ extension CSVColumnDictionary {
             "profundidad maxima", "profundidad max", "profondita massima", "profondita max", "prof massima",
             "max diepte", "maximale diepte", "diepte max",
         ]),
+        (.init(.maxDepth, unit: .metres), ["maximum depth in meters", "maximum depth in metres"]),
         (.init(.avgDepth), [
             "avg depth", "average depth", "mean depth", "depth avg", "mittlere tiefe", "durchschnittstiefe",
             "durchschnittliche tiefe", "tiefe durchschnitt", "profondeur moyenne", "prof moyenne",
@@ -431,20 +435,20 @@ extension CSVColumnDictionary {
             "tauchspot", "site de plongee", "lieu", "lieu de plongee", "spot de plongee", "lugar",
             "lugar de inmersion", "sitio", "sitio de buceo", "punto de buceo", "punto de inmersion", "sito",
             "sito di immersione", "punto d'immersione", "punto di immersione", "luogo", "duikstek", "duikplaats",
-            "stek",
+            "stek", "location id",
         ]),
         (.init(.location), [
             "location", "locality", "region", "area", "gebiet", "lokalität", "localite", "ubicacion", "localidad",
             "zona", "localita", "locatie", "gebied", "regio",
         ]),
-        (.init(.country), ["country", "land", "pays", "pais", "paese"]),
+        (.init(.country), ["country", "land", "pays", "pais", "paese", "country code"]),
         (.init(.latitude), [
             "lat", "latitude", "gps lat", "gps latitude", "site lat", "breite", "breitengrad", "latitud",
-            "latitudine", "breedte", "breedtegraad",
+            "latitudine", "breedte", "breedtegraad", "decimal latitude",
         ]),
         (.init(.longitude), [
             "lon", "lng", "long", "longitude", "gps lon", "gps lng", "gps long", "gps longitude", "site lon", "länge",
-            "längengrad", "longitud", "longitudine", "lengte", "lengtegraad",
+            "längengrad", "longitud", "longitudine", "lengte", "lengtegraad", "decimal longitude",
         ]),
         (.init(.position), [
             "gps", "coordinates", "coords", "position", "gps position", "gps coordinates", "lat lon", "lat long",
@@ -459,7 +463,7 @@ extension CSVColumnDictionary {
             "buddy", "buddies", "buddy's", "dive buddy", "partner", "dive partner", "companion", "tauchpartner",
             "tauchbuddy", "binome", "compagnon", "compagnon de plongee", "companero", "companeros",
             "companero de buceo", "compagno", "compagni", "compagno di immersione", "maat", "duikmaat", "duikbuddy",
-            "duikpartner",
+            "duikpartner", "buddy name", "partner name",
         ]),
         (.init(.guide), [
             "divemaster", "dive master", "guide", "dive guide", "instructor", "dive leader", "tauchguide",
@@ -470,7 +474,8 @@ extension CSVColumnDictionary {
             "notes", "note", "comments", "comment", "remarks", "description", "memo", "bemerkungen", "bemerkung",
             "notizen", "notiz", "kommentar", "kommentare", "beschreibung", "remarques", "remarque", "commentaires",
             "commentaire", "notas", "nota", "comentarios", "comentario", "observaciones", "commenti", "commento",
-            "annotazioni", "opmerkingen", "opmerking", "notities", "notitie", "commentaar",
+            "annotazioni", "opmerkingen", "opmerking", "notities", "notitie", "commentaar", "event remarks",
+            "field notes",
         ]),
         (.init(.visibility), [
             "visibility", "vis", "viz", "sicht", "sichtweite", "visibilite", "visibilidad", "visibilita", "zicht",
@@ -478,7 +483,7 @@ extension CSVColumnDictionary {
         ]),
         (.init(.weight), [
             "weight", "weights", "lead", "ballast", "blei", "gewicht", "bleigewicht", "lest", "plomb", "plombs",
-            "lastre", "plomo", "plomos", "zavorra", "piombi", "piombo", "lood", "loodgewicht",
+            "lastre", "plomo", "plomos", "zavorra", "piombi", "piombo", "lood", "loodgewicht", "extra weight",
         ]),
         (.init(.rating), [
             "rating", "stars", "score", "bewertung", "sterne", "evaluation", "appreciation", "valoracion",
@@ -618,5 +623,7 @@ extension CSVColumnDictionary {
             "firmware version", "computer firmware version", "log version", "dive log version", "deco code version",
             "samples",
         ]),
+        // Darwin Core: the shallower end of a range of depths, which a dive has no member for.
+        (.init(.ignored, unit: .metres), ["minimum depth in meters", "minimum depth in metres"]),
     ]
 }

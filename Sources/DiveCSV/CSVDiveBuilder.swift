@@ -17,6 +17,8 @@ struct DiveBuilder {
     private var time: TimeOfDay?
     private var offset: UTCOffset?
     private var parts: [CSVField: Int] = [:]
+    /// A date that names a month or a year but no day (`2011-08`), and its column.
+    private var partialDate: (text: String, column: String)?
     private var id: String?
     private var siteName: String?
     private var locationName: String?
@@ -263,6 +265,12 @@ struct DiveBuilder {
         case .diveID: id = value
         case .date, .dateTime:
             guard let start = CSVValues.start(value, order: reader.dateOrder) else {
+                // A month or a year is a date, of a precision the model does not hold: the dive
+                // is left out when it is built, said there (§10.3).
+                if CSVValues.partialDate(Substring(value)) != nil {
+                    partialDate = (value, c.name)
+                    return
+                }
                 try reader.bad(value, column: c, expected: m.field == .date ? "a date" : "a date and time", row: row, line: line)
                 return
             }
@@ -542,6 +550,14 @@ struct DiveBuilder {
         if time == nil, let h = parts[.hour], let mi = parts[.minute] { time = TimeOfDay(hour: h, minute: mi, second: parts[.second] ?? 0) }
         if let date {
             d.startedAt = DiveDateTime(date: date, time: time, offset: time == nil ? nil : offset)
+        } else if let partial = partialDate, let (year, month) = CSVValues.partialDate(Substring(partial.text)) {
+            // The model places a dive on a day; a month is not one, and its first day would be
+            // a day the file never named.
+            let span = month.map { "\(Self.monthNames[$0 - 1]) \(year)" } ?? String(year)
+            let message = "row \(row)'s date \"\(CSVDiveReader.quoted(partial.text))\" names \(month == nil ? "a year" : "a month") but no day; a dive is placed on a day, and any day of \(span) would be one the file does not name, so the dive is left out (write its day to keep it)"
+            if reader.strict { throw DiveError("csv.date-partial", message, at: SourceLocation(file: reader.fileName, line: line, row: row, field: partial.column)) }
+            reader.report(.dropped, "csv.date-partial", message, row: row, line: line, column: partial.column, losing: 1)
+            return nil
         } else if let start = reader.startedAt {
             d.startedAt = start
         } else if kind == .profile {
@@ -627,6 +643,9 @@ struct DiveBuilder {
     }
 
     // MARK: Text forms
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                             "October", "November", "December"]
 
     /// Names in one cell: `Dirk, Linus`, `Leila; Mikko`, `, Kiyan Griffin`.
     static func list(_ value: String) -> [String] {

@@ -171,6 +171,17 @@ public enum CSVValues {
         }
     }
 
+    /// A date of ISO 8601's reduced precision, a month (`2011-08`) or a year (`2011`), as Darwin
+    /// Core's `eventDate` allows; `nil` for anything else (a whole date included).
+    public static func partialDate(_ text: Substring) -> (year: Int, month: Int?)? {
+        let s = String(text).trimmingWhitespace()
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 4, let year = Int(parts[0]), (1...9999).contains(year) else { return nil }
+        guard parts.count == 2 else { return (year, nil) }
+        guard parts[1].count == 2, parts[1].allSatisfy({ $0.isASCII }), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        return (year, month)
+    }
+
     /// A time of day: `10:34`, `09:12:49`, `7:37:41 PM`, `12:05 am`, `10.34` (four bare digits
     /// are not a time). The time may follow a date in the same cell, and an offset may follow it.
     public static func timeOfDay(_ text: Substring) -> TimeOfDay? {

@@ -54,6 +54,12 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
     .init(file: "apd-logviewer__TestComma.csv", line: 1, delimiter: ",", meanings: apd),
     .init(file: "manual-spreadsheet__test41.csv", line: 1, delimiter: ",", meanings: manual),
     .init(file: "manual-spreadsheet__test41.tsv", line: 1, delimiter: "\t", meanings: Array(manual.dropLast())),
+    // Darwin Core terms (§10.2) and the sheet's own names in their style; partnerID and
+    // partnerRank name nothing a dive has.
+    .init(file: "manual-spreadsheet-es__logbook_data.csv", line: 1, delimiter: ",", meanings: [
+        m(.date), m(.time), m(.site), m(.location), m(.latitude), m(.longitude), m(.maxDepth, .metres), m(.duration),
+        m(.buddy), nil, nil, m(.notes), m(.waterTemperature), m(.visibility), m(.weight), nil, nil, nil,
+    ]),
     .init(file: "seabear__TestDiveSeabearH3_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
     .init(file: "seabear__TestDiveSeabearT1_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
     .init(file: "seabear__TestDiveSeabearH3_0004SBDT.CSV", line: 18, delimiter: ";", meanings: seabearApnea),
@@ -102,7 +108,6 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
 let headerMeaningsPinnedWithIssue18: Set<String> = [
     "apnealizer__valid_depth_data_trimmed.csv",
     "google-sheets__dives.csv",
-    "manual-spreadsheet-es__logbook_data.csv",
     "padi-importer-input__dives.csv",
 ]
 
@@ -190,6 +195,21 @@ struct CSVColumnDictionaryCorpusTests {
         ("Ambient pressure", m(.sampleAmbientPressure)), ("Year", m(.year)), ("Second", m(.second)),
     ] as [(String, CSVColumnMeaning?)])
     func english(_ header: String, _ expected: CSVColumnMeaning?) {
+        #expect(meaning(header) == expected)
+    }
+
+    /// Darwin Core's terms for an event at a place (TDWG, `docs/csv-formats.md` §10.2), as a
+    /// table written in them names its columns.
+    @Test(arguments: [
+        ("eventDate", m(.date)), ("eventTime", m(.time)), ("eventID", m(.diveID)), ("locationID", m(.site)),
+        ("locality", m(.location)), ("country", m(.country)), ("countryCode", m(.country)),
+        ("decimalLatitude", m(.latitude)), ("decimalLongitude", m(.longitude)),
+        ("maximumDepthInMeters", m(.maxDepth, .metres)), ("minimumDepthInMeters", m(.ignored, .metres)),
+        ("eventRemarks", m(.notes)), ("fieldNotes", m(.notes)), ("year", m(.year)), ("month", m(.month)), ("day", m(.day)),
+        // A unit that contradicts the term's own is not the term.
+        ("maximumDepthInMeters (ft)", nil),
+    ] as [(String, CSVColumnMeaning?)])
+    func darwinCore(_ header: String, _ expected: CSVColumnMeaning?) {
         #expect(meaning(header) == expected)
     }
 
