@@ -31,8 +31,10 @@ import DiveCore
 /// `Flasche 2 Anfangsdruck`); a cylinder word with the number glued on is read apart (`T2`,
 /// `Tank2`), and a cylinder word in front of a cylinder field is optional (`Flasche
 /// Anfangsdruck` is `Anfangsdruck`). Only cylinder fields and ``CSVField/samplePressure`` carry
-/// an index; `.ignored` drops it (`PPO2 - C1 Cell 2`), and any other field with a number is not
-/// understood. No number means no index (`sample pressure (bar)`: the reader's cylinder 1).
+/// an index, and ``CSVField/diveType``, of which a dive has several at once (`diveType_1`,
+/// `diveType_2`: a course, a boat dive, a night dive); `.ignored` drops it (`PPO2 - C1 Cell 2`),
+/// and any other field with a number is not understood. No number means no index
+/// (`sample pressure (bar)`: the reader's cylinder 1).
 ///
 /// **Ambiguity.** The dictionary sees one header, not the file, so a word used for both a
 /// summary and a sample gets one meaning, and the reader re-labels it once it knows whether
@@ -108,7 +110,7 @@ public enum CSVColumnDictionary {
         if let groupIndex, let wordIndex, groupIndex != wordIndex { return nil }
         let index = groupIndex ?? wordIndex
         if index == 0 { return nil }
-        if meaning.field.isCylinder || meaning.field == .samplePressure {
+        if meaning.field.isCylinder || meaning.field == .samplePressure || meaning.field == .diveType {
             meaning.index = index
         } else if meaning.field != .ignored, index != nil {
             return nil

@@ -327,8 +327,15 @@ struct DiveBuilder {
         case .rating:
             if let n = try integer("a rating"), n > 0 { dive.rating = min(n, 5) } // 0 is "not rated" in every export seen
         case .diveType:
-            if let t = Self.diveType(value) { dive.type = t } else {
-                reader.reportColumnOnce(.dropped, "csv.dive-type-unknown", c, "the dive type \"\(CSVDiveReader.quoted(value))\" is none umilog knows (open circuit, CCR, SCR, freedive, snorkel, surface supplied); not read")
+            // What a dive-type cell says: the breathing apparatus, else how the dive was entered,
+            // else a kind of dive the model has no member for (a course, a night dive), kept as
+            // the diver wrote it, as a tag (§10.4).
+            if let t = Self.diveType(value) { dive.type = t } else if let e = Self.entryType(value) {
+                dive.entryType = e
+                reader.reportColumnOnce(.resolved, "csv.dive-type-entry", c, "the column \"\(c.name)\" says how dives were entered (\"\(CSVDiveReader.quoted(value))\" …): read as the dive's entry (boat, shore, pier or pool)")
+            } else {
+                if !dive.tags.contains(value) { dive.tags.append(value) }
+                reader.reportColumnOnce(.resolved, "csv.dive-type-tag", c, "the column \"\(c.name)\" names kinds of dive that are no breathing apparatus and no entry (\"\(CSVDiveReader.quoted(value))\" …): each is kept as a tag, as written")
             }
         case .computer: device.name = value
         case .serial: device.serial = value
@@ -662,6 +669,21 @@ struct DiveBuilder {
         case "freedive", "free dive", "freediving", "apnea", "apnoe", "apnée": return .freedive
         case "snorkel", "snorkeling", "snorkelling", "schnorcheln": return .snorkel
         case "surface supplied", "hookah", "ssbe": return .surfaceSupplied
+        default: return nil
+        }
+    }
+
+    /// How a dive was entered, from the words a log writes for it (`boatDive`, `Shore dive`,
+    /// `beach`, UDDF's `small-boat` …), in the languages the dictionary reads.
+    static func entryType(_ value: String) -> EntryType? {
+        let v = String(String.UnicodeScalarView(CSVColumnDictionary.fold(value).unicodeScalars.filter { ("a"..."z").contains($0) }))
+        switch v {
+        case "boat", "boatdive", "boatentry", "smallboat", "charterboat", "liveaboard", "barge", "barco", "bote", "embarcacion",
+             "boot", "bootstauchgang", "bateau", "barca": return .boat
+        case "shore", "shoredive", "shoreentry", "beach", "beachdive", "beachshore", "landside", "costa", "orilla", "playa",
+             "ufer", "strand", "landtauchgang", "rivage", "plage", "riva", "spiaggia", "kant": return .shore
+        case "pier", "pierdive", "jetty", "muelle", "steg", "jetee", "molo", "steiger": return .pier
+        case "pool", "pooldive", "piscina", "schwimmbad", "piscine", "zwembad": return .pool
         default: return nil
         }
     }

@@ -58,7 +58,8 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
     // partnerRank name nothing a dive has.
     .init(file: "manual-spreadsheet-es__logbook_data.csv", line: 1, delimiter: ",", meanings: [
         m(.date), m(.time), m(.site), m(.location), m(.latitude), m(.longitude), m(.maxDepth, .metres), m(.duration),
-        m(.buddy), nil, nil, m(.notes), m(.waterTemperature), m(.visibility), m(.weight), nil, nil, nil,
+        m(.buddy), nil, nil, m(.notes), m(.waterTemperature), m(.visibility), m(.weight),
+        m(.diveType, nil, 1), m(.diveType, nil, 2), m(.diveType, nil, 3),
     ]),
     .init(file: "seabear__TestDiveSeabearH3_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
     .init(file: "seabear__TestDiveSeabearT1_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
@@ -322,6 +323,8 @@ struct CSVColumnDictionaryCorpusTests {
         // An index only a cylinder takes: elsewhere it is dropped from an ignored column, or not understood.
         ("PPO2 - C1 Cell 2 (Bar)", m(.ignored, .bar)), ("External O2 Sensor 3 (mV)", m(.ignored)),
         ("Depth 2", nil), ("Buddy (2)", nil), ("Tank 0 pressure", nil),
+        // A dive is of several kinds at once: numbered type columns each name one.
+        ("diveType_2", m(.diveType, nil, 2)), ("Dive Type 1", m(.diveType, nil, 1)),
         // Two different indices.
         ("Tank 1 pressure (2)", nil),
     ] as [(String, CSVColumnMeaning?)])

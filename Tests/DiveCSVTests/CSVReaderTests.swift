@@ -297,6 +297,15 @@ func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) t
         #expect(try readCSVText(text).dives.map(\.uuid) == first)
     }
 
+    /// A dive-type cell names the apparatus, else the entry, else a kind of dive kept as a tag.
+    @Test func aDiveTypeIsTheApparatusTheEntryOrATag() throws {
+        let (dives, findings, _) = try readCSVText("Date,Dive Type,Type 2\n2024-01-01,CCR,Boat dive\n2024-01-02,Night dive,beach\n2024-01-03,Apnea,Piscina\n")
+        #expect(dives.map(\.type) == [.closedCircuit, nil, .freedive])
+        #expect(dives.map(\.entryType) == [.boat, .shore, .pool])
+        #expect(dives.map(\.tags) == [[], ["Night dive"], []])
+        #expect(findings.map(\.code) == ["csv.dive-type-entry", "csv.dive-type-tag"])
+    }
+
     /// A comment line with a comma in it is a comment, not a summary block.
     @Test func aCommentWithACommaStaysAComment() throws {
         let (dives, _, reader) = try readCSVText("# Copyright 2024, Example Dive Club\n# Start Date: 2024-05-01 10:00\nTime (s),Depth (m)\n0,0\n60,10\n120,0\n")

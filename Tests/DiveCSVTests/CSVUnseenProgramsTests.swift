@@ -34,6 +34,17 @@ struct CSVUnseenProgramsTests {
         #expect(site.name == "La Piedra del Hombre")
         #expect(site.location?.name == "La Herradura (Granada)")
         #expect(site.position == Position(latitude: 36.725076, longitude: -3.736712))
+        // `Open Water Diver,shoreDive,driftDive`: a course's name and a kind of dive are tags as
+        // written, `shoreDive` the entry (§10.4), each column said once.
+        #expect(d.tags == ["Open Water Diver", "driftDive"])
+        #expect(d.entryType == .shore)
+        #expect(d.type == nil)
+        #expect(dives[31].tags == ["FunDive", "caveDive"] && dives[31].entryType == .boat)
+        let kinds = findings.filter { $0.code.hasPrefix("csv.dive-type") }
+        #expect(kinds.map { "\($0.code) \($0.location.field ?? "")" } == [
+            "csv.dive-type-tag diveType_1", "csv.dive-type-entry diveType_2", "csv.dive-type-tag diveType_3",
+        ])
+        #expect(kinds.allSatisfy { $0.kind == .resolved })
         // Row 3 (`2011-10-21,,…`): a date with no time is a date-only start.
         #expect(dives[0].startedAt?.description == "2011-10-21")
         #expect(dives[0].maxDepth == nil && dives[0].submergedTime == nil)
