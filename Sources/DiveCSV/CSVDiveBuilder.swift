@@ -299,7 +299,14 @@ struct DiveBuilder {
         case .avgDepth: dive.avgDepth = try quantity(.length, "a depth")
         case .waterTemperature: dive.bottomTemperature = try quantity(.temperature, "a temperature")
         case .airTemperature: dive.airTemperature = try quantity(.temperature, "a temperature")
-        case .visibility: dive.visibility = try quantity(.length, "a distance")
+        case .visibility:
+            // A grade in words (`Buena`, `Regular`) is what the diver saw, but no distance (§10.5).
+            if CSVValues.quantity(Substring(value), decimalMark: mark) == nil, let grade = Self.visibilityGrade(value) {
+                reader.reportValue(.dropped, "csv.visibility-word", value, column: c, row: row, line: line,
+                                   "\"\(CSVDiveReader.quoted(value))\" grades the visibility in words (\(grade)); the model holds visibility as a distance, so the grade is not read (here and wherever the column says the same)")
+                return
+            }
+            dive.visibility = try quantity(.length, "a distance")
         case .weight: dive.weight = try quantity(.mass, "a weight")
         case .site: siteName = value
         case .location: locationName = value
@@ -672,6 +679,23 @@ struct DiveBuilder {
         default: return nil
         }
     }
+
+    /// The English for a word that grades visibility (`Buena` → good), in the languages the
+    /// dictionary reads; `nil` for any other text.
+    static func visibilityGrade(_ value: String) -> String? {
+        visibilityGrades[CSVColumnDictionary.fold(value.trimmingWhitespace())]
+    }
+
+    private static let visibilityGrades: [String: String] = [
+        "excellent": "excellent", "very good": "very good", "good": "good", "fair": "fair", "average": "average",
+        "moderate": "moderate", "poor": "poor", "bad": "poor", "very poor": "very poor",
+        "excelente": "excellent", "muy buena": "very good", "buena": "good", "bueno": "good", "regular": "fair",
+        "normal": "average", "mala": "poor", "malo": "poor", "muy mala": "very poor",
+        "sehr gut": "very good", "gut": "good", "mittel": "average", "massig": "moderate", "schlecht": "poor",
+        "excellente": "excellent", "tres bonne": "very good", "bonne": "good", "moyenne": "average", "mauvaise": "poor",
+        "ottima": "excellent", "buona": "good", "discreta": "fair", "scarsa": "poor", "pessima": "very poor",
+        "uitstekend": "excellent", "goed": "good", "matig": "moderate", "slecht": "poor",
+    ]
 
     /// How a dive was entered, from the words a log writes for it (`boatDive`, `Shore dive`,
     /// `beach`, UDDF's `small-boat` …), in the languages the dictionary reads.

@@ -337,7 +337,7 @@ public final class CSVDiveReader: DiveSource {
     }
 
     /// Reports a finding about a value once per code, column and text.
-    private func reportValue(_ kind: FindingKind, _ code: String, _ value: String, column: CSVColumn, row: Int?, line: Int?,
+    func reportValue(_ kind: FindingKind, _ code: String, _ value: String, column: CSVColumn, row: Int?, line: Int?,
                              _ message: @autoclosure () -> String) {
         var hasher = Hasher()
         hasher.combine(code); hasher.combine(column.index); hasher.combine(column.name); hasher.combine(value)

@@ -45,6 +45,16 @@ struct CSVUnseenProgramsTests {
             "csv.dive-type-tag diveType_1", "csv.dive-type-entry diveType_2", "csv.dive-type-tag diveType_3",
         ])
         #expect(kinds.allSatisfy { $0.kind == .resolved })
+        // `Buena` and `Regular` grade the visibility: said once each, where first written (rows 5
+        // and 9), not read as a distance nor reported as a bad value.
+        #expect(dives.allSatisfy { $0.visibility == nil })
+        let grades = findings.filter { $0.code == "csv.visibility-word" }
+        #expect(grades.map(\.location.row) == [5, 9])
+        #expect(grades.map(\.message) == ["Buena", "Regular"].map { word in
+            "\"\(word)\" grades the visibility in words (\(word == "Buena" ? "good" : "fair")); the model holds visibility as a distance, so the grade is not read (here and wherever the column says the same)"
+        })
+        #expect(grades.allSatisfy { $0.kind == .dropped && $0.location.field == "visibility" })
+        #expect(!findings.contains { $0.code == "csv.bad-value" })
         // Row 3 (`2011-10-21,,…`): a date with no time is a date-only start.
         #expect(dives[0].startedAt?.description == "2011-10-21")
         #expect(dives[0].maxDepth == nil && dives[0].submergedTime == nil)
