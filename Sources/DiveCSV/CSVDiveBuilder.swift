@@ -308,9 +308,9 @@ struct DiveBuilder {
             }
             dive.visibility = try quantity(.length, "a distance")
         case .weight: dive.weight = try quantity(.mass, "a weight")
-        case .site: siteName = value
-        case .location: locationName = value
-        case .country: country = value
+        case .site: siteName = name(value, c)
+        case .location: locationName = name(value, c)
+        case .country: country = name(value, c)
         case .latitude: latitude = try coordinate(value, .latitude, "a latitude")
         case .longitude: longitude = try coordinate(value, .longitude, "a longitude")
         case .position:
@@ -322,12 +322,12 @@ struct DiveBuilder {
             guard let la = try accept(parts[0], .latitude, text: value, column: c),
                   let lo = try accept(parts[1], .longitude, text: value, column: c) else { return }
             latitude = la; longitude = lo
-        case .trip: dive.tripUUID = reader.tripUUID(value, row: row, line: line)
+        case .trip: dive.tripUUID = reader.tripUUID(name(value, c), row: row, line: line)
         case .buddy, .guide:
             // A person is named once per dive (by uuid, which follows from the name).
             var named = Set(dive.people.map(\.personUUID))
-            for name in firstItems(Self.list(value), c) {
-                guard let uuid = reader.personUUID(name, row: row, line: line) else { continue }
+            for item in firstItems(Self.list(value), c) {
+                guard let uuid = reader.personUUID(name(item, c), row: row, line: line) else { continue }
                 if named.insert(uuid).inserted { dive.people.append(PersonReference(personUUID: uuid, role: m.field == .guide ? .guide : .buddy)) }
             }
         case .notes: dive.notes = dive.notes.map { $0 + "\n" + value } ?? value
@@ -349,7 +349,9 @@ struct DiveBuilder {
         case .tags:
             var tagged = Set(dive.tags)
             for t in firstItems(Self.list(value), c) where tagged.insert(t).inserted { dive.tags.append(t) }
-        case .suit: if let g = reader.gearUUID(value, type: Self.suitType(value), row: row, line: line) { dive.gearUUIDs.append(g) }
+        case .suit:
+            let suit = name(value, c)
+            if let g = reader.gearUUID(suit, type: Self.suitType(suit), row: row, line: line) { dive.gearUUIDs.append(g) }
         case .surfacePressure: surfacePressure = try quantity(.pressure, "a pressure")
         case .gradientFactor:
             // `GF: 30/70` above a table, a `GF` column of a summary: the factors the computer was set to.
@@ -369,6 +371,28 @@ struct DiveBuilder {
         case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events:
             break
         }
+    }
+
+    /// A name (a site's, a person's, a trip's …) as the record it names is known by: without a
+    /// pair of quotes of its own around the whole of it (`"frente al centro"`, which a
+    /// spreadsheet saves as `"""frente al centro"""`), reported once per column and text (§10.6).
+    private func name(_ value: String, _ c: CSVColumn) -> String {
+        guard let inner = Self.insideQuotes(value) else { return value }
+        reader.reportValue(.resolved, "csv.name-quoted", value, column: c, row: at.row, line: at.line,
+                           "the name \(CSVDiveReader.quoted(value)) is written inside quotes of its own (a spreadsheet saves a cell typed with quotes as \"\"\"…\"\"\"); read as \(CSVDiveReader.quoted(inner))")
+        return inner
+    }
+
+    /// The text inside one pair of quotes around the whole of `value`, when it holds no quote
+    /// of that pair itself and is not empty; else `nil`.
+    static func insideQuotes(_ value: String) -> String? {
+        guard let first = value.first, let last = value.last, value.count >= 3 else { return nil }
+        let pairs: [(Character, Character)] = [("\"", "\""), ("\u{201C}", "\u{201D}"), ("\u{201E}", "\u{201C}"), ("«", "»")]
+        guard let (open, close) = pairs.first(where: { $0.0 == first && $0.1 == last }) else { return nil }
+        let inner = value.dropFirst().dropLast()
+        guard !inner.contains(open), !inner.contains(close) else { return nil }
+        let trimmed = String(inner).trimmingWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     private mutating func cylinder(_ m: CSVColumnMeaning, _ value: String, _ c: CSVColumn, row: Int?, line: Int?) throws {

@@ -306,6 +306,16 @@ func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) t
         #expect(findings.map(\.code) == ["csv.dive-type-entry", "csv.dive-type-tag"])
     }
 
+    /// Quotes typed around a whole name are not part of it; quotes inside a name or a note are.
+    @Test func quotesAroundAWholeNameAreNotTheName() throws {
+        let (dives, findings, reader) = try readCSVText("Date,Site,Buddy,Notes\n2024-01-01,\"\"\"Blue Hole\"\"\",\"“Ana”, Bo\",\"\"\"wow\"\"\"\n2024-01-02,\"The \"\"Canyon\"\"\",\"\"\"\"\"\",\n")
+        let sites = dives.compactMap { $0.siteUUIDs.first.flatMap { reader.header.site($0) }?.name }
+        #expect(sites == ["Blue Hole", "The \"Canyon\""])
+        #expect(reader.header.people.map(\.name) == ["Ana", "Bo", "\"\""])
+        #expect(dives.first?.notes == "\"wow\"")
+        #expect(findings.filter { $0.code == "csv.name-quoted" }.map(\.location.field) == ["Site", "Buddy"])
+    }
+
     /// A comment line with a comma in it is a comment, not a summary block.
     @Test func aCommentWithACommaStaysAComment() throws {
         let (dives, _, reader) = try readCSVText("# Copyright 2024, Example Dive Club\n# Start Date: 2024-05-01 10:00\nTime (s),Depth (m)\n0,0\n60,10\n120,0\n")

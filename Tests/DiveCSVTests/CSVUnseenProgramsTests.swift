@@ -58,5 +58,13 @@ struct CSVUnseenProgramsTests {
         // Row 3 (`2011-10-21,,…`): a date with no time is a date-only start.
         #expect(dives[0].startedAt?.description == "2011-10-21")
         #expect(dives[0].maxDepth == nil && dives[0].submergedTime == nil)
+        // Its site, `"""frente al centro scubasur"""` in the file, is named without the quotes
+        // typed around it; said once for the column (rows 3 and 4 write the same).
+        #expect(dives[0].siteUUIDs.first.flatMap { reader.header.site($0) }?.name == "frente al centro scubasur")
+        let quoted = findings.filter { $0.code == "csv.name-quoted" }
+        #expect(quoted.map(\.description) == [
+            "\(Self.path("manual-spreadsheet-es__logbook_data.csv")):3: resolved[csv.name-quoted]: the name \"frente al centro scubasur\" is written inside quotes of its own (a spreadsheet saves a cell typed with quotes as \"\"\"…\"\"\"); read as frente al centro scubasur",
+        ])
+        #expect(quoted.first?.location.field == "locationID")
     }
 }
