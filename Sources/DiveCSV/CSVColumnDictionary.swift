@@ -85,7 +85,7 @@ public enum CSVColumnDictionary {
             return .pressure
         case .cylinderSize: return .volume
         case .weight: return .mass
-        case .gfLow, .gfHigh, .oxygen, .helium, .cns, .gradientFactor: return .ratio
+        case .gfLow, .gfHigh, .oxygen, .helium, .nitrogen, .cns, .gradientFactor: return .ratio
         case .diveNumber, .diveID, .date, .time, .dateTime, .year, .month, .day, .hour, .minute, .second, .site, .location, .country, .latitude, .longitude,
              .position, .trip, .buddy, .guide, .notes, .rating, .diveType, .computer, .serial, .tags, .suit,
              .gas, .events, .ignored:
@@ -559,9 +559,11 @@ extension CSVColumnDictionary {
         (.init(.oxygen, unit: .fraction), ["fraction o2"]),
         (.init(.helium), ["he", "fhe", "helium", "heliumanteil", "he anteil", "helio", "elio"]),
         (.init(.helium, unit: .fraction), ["fraction he"]),
+        (.init(.nitrogen), ["n2", "fn2", "nitrogen", "stickstoff", "azote", "nitrogeno", "azoto", "stikstof"]),
+        (.init(.nitrogen, unit: .fraction), ["fraction n2"]),
         (.init(.gas), [
-            "gas", "gas name", "gas mix", "mix", "breathing gas", "gemisch", "atemgas", "melange", "mezcla",
-            "miscela", "mengsel",
+            "gas", "gas name", "gas mix", "gas mixture", "mix", "breathing gas", "gemisch", "atemgas", "melange",
+            "mezcla", "miscela", "mengsel",
         ]),
         (.init(.sampleTime), [
             "sample time", "elapsed", "elapsed time", "runtime", "run time", "laufzeit", "temps ecoule",

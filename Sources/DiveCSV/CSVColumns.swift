@@ -51,6 +51,9 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     case endPressure = "end_pressure"
     case oxygen = "o2"
     case helium = "he"
+    /// The gas's nitrogen, percent: the balance of its oxygen and helium, which the model holds;
+    /// read to check them, or to give a helium the file leaves to be worked out (§10.7).
+    case nitrogen = "n2"
     /// A gas by name (`Air`, `EAN32`, `Tx18/45`).
     case gas
     // One sample.
@@ -83,7 +86,7 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     /// True for the members of one cylinder.
     public var isCylinder: Bool {
         switch self {
-        case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .gas: return true
+        case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .nitrogen, .gas: return true
         default: return false
         }
     }

@@ -28,6 +28,9 @@ struct DiveBuilder {
     private var cylinders: [Int: Cylinder] = [:]
     /// Cylinders a cell listed (`12; 7`), by list position.
     private var listed: [Int: Cylinder] = [:]
+    /// Nitrogen read for a cylinder (by number, or by list position as its negative), checked
+    /// against the cylinder's oxygen and helium when the dive is built.
+    private var nitrogen: [Int: (percent: Double, column: CSVColumn, row: Int?, line: Int?)] = [:]
     private var device = Device()
     private var deco = DecoModel()
     private var surfacePressure: Double?
@@ -244,6 +247,12 @@ struct DiveBuilder {
 
     private mutating func set(_ m: CSVColumnMeaning, _ text: String, column c: CSVColumn, row: Int?, line: Int?) throws {
         let value = text.trimmingWhitespace()
+        // A text the layout's template leaves for the user to replace is no value (§10.7).
+        if !reader.placeholders.isEmpty, reader.placeholders[m.field]?.contains(value.folded) == true {
+            reader.reportValue(.absent, "csv.placeholder", value, column: c, row: row, line: line,
+                               "\"\(CSVDiveReader.quoted(value))\" is the placeholder text of the \(reader.layout.preset?.title ?? "layout")'s template, not a value; the cell is read as empty (here and wherever the column says the same)")
+            return
+        }
         func quantity(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
             guard let (v, u) = try number(value, c, expected: expected, row: row, line: line) else { return nil }
             return try convert(v, cellUnit: u, c, m, dimension: d, text: value)
@@ -364,7 +373,7 @@ struct DiveBuilder {
             deco.gfHigh = high
         case .gfLow: deco.gfLow = try integer("a gradient factor")
         case .gfHigh: deco.gfHigh = try integer("a gradient factor")
-        case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .gas:
+        case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .nitrogen, .gas:
             try cylinder(m, value, c, row: row, line: line)
         case .surfaceInterval:
             reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
@@ -402,17 +411,38 @@ struct DiveBuilder {
             var cyl = (m.index == nil ? listed[k + 1] : cylinders[m.index!]) ?? Cylinder()
             switch m.field {
             case .gas:
-                cyl.gasName = cell
-                // The name states the mix (`Air` is 21 % oxygen and no helium).
-                if let (o2, he) = Cylinder.mix(named: cell) {
-                    if cyl.oxygen == nil { cyl.oxygen = o2 }
+                var mix = Cylinder.mix(named: cell)
+                var name = cell
+                // PADI's spelling of nitrox, `Enriched_32`: the mix its number states (§10.7).
+                if mix == nil, let o2 = Self.enrichedAirOxygen(cell) {
+                    mix = (o2, 0)
+                    name = "EAN" + CSVQuantity.format(o2)
+                    reader.reportValue(.resolved, "csv.gas-enriched-air", cell, column: c, row: row, line: line,
+                                       "\"\(CSVDiveReader.quoted(cell))\" names enriched air (nitrox) with \(CSVQuantity.format(o2)) % oxygen: read as \(name)")
+                }
+                cyl.gasName = name
+                // The name states the mix (`Air` is 21 % oxygen and no helium); an oxygen the
+                // row records in a column of its own is kept, and a different one said.
+                if let (o2, he) = mix {
+                    if let recorded = cyl.oxygen {
+                        if recorded != o2 { gasDisagrees(name, o2, recorded, c) }
+                    } else {
+                        cyl.oxygen = o2
+                    }
                     if cyl.helium == nil { cyl.helium = he }
                 }
-            case .oxygen, .helium:
+            case .oxygen, .helium, .nitrogen:
                 guard let (v, u) = try number(cell, c, expected: "a gas fraction", row: row, line: line) else { continue }
                 let pct = try convert(v, cellUnit: u ?? (v <= 1 && v > 0 ? .fraction : .percent), c, m, dimension: .ratio, text: cell)
+                if m.field == .nitrogen {
+                    if let pct { nitrogen[m.index ?? -(k + 1)] = (pct, c, row, line) }
+                    continue
+                }
                 guard let pct, pct > 0 || m.field == .helium else { continue } // 0 % oxygen is an export's blank
-                if m.field == .oxygen { cyl.oxygen = pct } else if pct > 0 { cyl.helium = pct }
+                if m.field == .oxygen {
+                    if let name = cyl.gasName, let named = Cylinder.mix(named: name), named.oxygen != pct { gasDisagrees(name, named.oxygen, pct, c) }
+                    cyl.oxygen = pct
+                } else if pct > 0 { cyl.helium = pct }
             case .cylinderSize:
                 guard let (v, u) = try number(cell, c, expected: "a cylinder size", row: row, line: line), v > 0 else { continue }
                 if (u ?? m.unit) == .cubicFeet {
@@ -429,6 +459,46 @@ struct DiveBuilder {
             default: break
             }
             if let i = m.index { cylinders[i] = cyl } else { listed[k + 1] = cyl }
+        }
+    }
+
+    /// A gas named for one oxygen fraction with another recorded: the recorded one is kept.
+    private func gasDisagrees(_ name: String, _ named: Double, _ recorded: Double, _ c: CSVColumn) {
+        reader.report(.resolved, "csv.gas-disagrees", "the gas is named \(CSVDiveReader.quoted(name)), \(CSVQuantity.format(named)) % oxygen, but its oxygen is recorded as \(CSVQuantity.format(recorded)) %; the recorded \(CSVQuantity.format(recorded)) % is read",
+                      row: at.row, line: at.line, column: c.name)
+    }
+
+    /// The oxygen of a name for enriched air, nitrox by the name recreational agencies and
+    /// PADI's logbook give it: `Enriched_32`, `Enriched Air 32%`, `Enriched Air Nitrox 36`;
+    /// `nil` for any other name.
+    static func enrichedAirOxygen(_ name: String) -> Double? {
+        let words = CSVColumnDictionary.fold(name).split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == ".") })
+        guard words.contains("enriched") else { return nil }
+        let numbers = words.compactMap { Double($0) }
+        guard numbers.count == 1, (22...100).contains(numbers[0]),
+              words.allSatisfy({ Double($0) != nil || ["enriched", "air", "nitrox", "ean", "eanx"].contains($0) }) else { return nil }
+        return numbers[0]
+    }
+
+    /// A cylinder's nitrogen checked against its oxygen and helium: the balance of the two it
+    /// agrees with; the helium, when the file leaves it to be worked out; else said.
+    private func checkNitrogen(_ cyl: inout Cylinder, _ n2: (percent: Double, column: CSVColumn, row: Int?, line: Int?)) {
+        let f = CSVQuantity.format
+        guard let o2 = cyl.oxygen else {
+            reader.report(.dropped, "csv.nitrogen-unchecked", "the gas's nitrogen (\(f(n2.percent)) %) is the balance of its oxygen and helium, and its oxygen is not recorded; not read",
+                          row: n2.row, line: n2.line, column: n2.column.name)
+            return
+        }
+        let rest = 100 - o2 - (cyl.helium ?? 0) - n2.percent
+        if abs(rest) <= 0.5 {
+            reader.reportColumnOnce(.resolved, "csv.nitrogen-balance", n2.column, "the column \"\(n2.column.name)\" gives each gas's nitrogen, the balance of its oxygen and helium (100 % less both); it agrees with them, which carry it")
+        } else if cyl.helium == nil, rest > 0 {
+            cyl.helium = Self.clean(rest)
+            reader.report(.inferred, "csv.helium-from-nitrogen", "the gas's helium is not recorded; \(f(Self.clean(rest))) % is what its oxygen (\(f(o2)) %) and nitrogen (\(f(n2.percent)) %) leave",
+                          row: n2.row, line: n2.line, column: n2.column.name)
+        } else {
+            reader.report(.dropped, "csv.gas-fractions-disagree", "the gas's oxygen (\(f(o2)) %), helium (\(f(cyl.helium ?? 0)) %) and nitrogen (\(f(n2.percent)) %) add up to \(f(Self.clean(100 - rest))) %, not 100 %; the nitrogen is not read",
+                          row: n2.row, line: n2.line, column: n2.column.name)
         }
     }
 
@@ -619,7 +689,13 @@ struct DiveBuilder {
         } else if latitude != nil && longitude != nil {
             d.entryPosition = Position(latitude: latitude!, longitude: longitude!)
         }
-        // Cylinders: numbered columns first, then listed cells.
+        // Cylinders: numbered columns first, then listed cells; a nitrogen checked against each.
+        var cylinders = self.cylinders, listed = self.listed
+        for (key, n2) in nitrogen.sorted(by: { $0.key < $1.key }) {
+            var cyl = (key > 0 ? cylinders[key] : listed[-key]) ?? Cylinder()
+            checkNitrogen(&cyl, n2)
+            if key > 0 { cylinders[key] = cyl } else { listed[-key] = cyl }
+        }
         let numbered = cylinders.keys.sorted().map { cylinders[$0]! }
         let list = listed.keys.sorted().map { listed[$0]! }
         var all = numbered.isEmpty ? list : numbered

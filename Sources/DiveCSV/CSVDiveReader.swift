@@ -43,6 +43,8 @@ public final class CSVDiveReader: DiveSource {
     let codes: [Int: PresetCode]?
     /// Sample times from this many seconds up are the export's documented mistake.
     let timeLimit: Int?
+    /// Texts the preset's template leaves for the user to replace, by field (folded).
+    let placeholders: [CSVField: Set<String>]
     /// Codes of a coded export already reported as not carried.
     private var unknownCodes: Set<Int> = []
 
@@ -158,22 +160,39 @@ public final class CSVDiveReader: DiveSource {
             }
         }
         problem = layout.problem
+        var dateOrderFinding: Finding?
+        let documented = layout.preset?.dateOrder
+        let dateField = dateColumns.first.map { layout.columns[$0].name }
         if let forced = options.dateOrder {
             layout.dateOrder = forced
         } else if dates.datesSeen > 0, problem == nil {
             if dates.isContradictory {
                 problem = DiveError("csv.date-order-conflict",
                                 "the dates cannot be read one way: \(dates.dayFirstEvidence!) is day-first and \(dates.monthFirstEvidence!) month-first; fix the file, or say which with --date-order dmy|mdy",
-                                at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
+                                at: SourceLocation(file: name, field: dateField))
+            } else if let order = dates.order, let documented, order != .ymd, order != documented.order {
+                // The dates say the other order than the layout's documentation: not that layout.
+                let evidence = (order == .dmy ? dates.dayFirstEvidence : dates.monthFirstEvidence) ?? ""
+                problem = DiveError("csv.date-order-conflict",
+                                "\(evidence) is \(order == .dmy ? "day" : "month")-first, but the dates of the \(layout.preset!.title) are \(documented.source); fix the file, or say which with --date-order dmy|mdy",
+                                at: SourceLocation(file: name, field: dateField))
             } else if let order = dates.order {
                 layout.dateOrder = order
+            } else if let documented {
+                // Dates that cannot decide their order are read in the one the layout documents.
+                layout.dateOrder = documented.order
+                let other = documented.order == .dmy ? "mdy" : "dmy"
+                dateOrderFinding = Finding(.resolved, "csv.date-order-documented",
+                                           "every date could be day-first or month-first (\(dates.ambiguousExample ?? "") is \(Self.both(dates.ambiguousExample))); read as \(documented.source); --date-order \(other) reads them the other way",
+                                           at: SourceLocation(file: name, field: dateField))
             } else {
                 problem = DiveError("csv.date-order-ambiguous",
                                 "every date could be day-first or month-first (\(dates.ambiguousExample ?? "") is \(Self.both(dates.ambiguousExample))); say which with --date-order dmy or --date-order mdy",
-                                at: SourceLocation(file: name, field: dateColumns.first.map { layout.columns[$0].name }))
+                                at: SourceLocation(file: name, field: dateField))
             }
         }
         self.layout = layout
+        placeholders = layout.preset?.placeholders ?? [:]
         activeColumns = layout.columns.filter { $0.meaning != nil && $0.meaning?.field != .ignored && $0.meaning?.field != .sampleTime }
         sampleTimeColumn = layout.column(.sampleTime)
         sampleInterval = layout.sampleInterval
@@ -194,6 +213,7 @@ public final class CSVDiveReader: DiveSource {
             encodingReported = true
         }
         findings += layout.findings
+        if let dateOrderFinding { findings.append(dateOrderFinding) }
         header.sourceFormat = "csv"
     }
 

@@ -24,14 +24,22 @@ public struct CSVPreset: Sendable, Hashable {
     /// Sample times from this many seconds up are a documented mistake of the export and stand
     /// for the time before them.
     let timeLimit: Int?
+    /// The day/month order the layout is documented to write, for dates that cannot decide it
+    /// themselves, and where that is documented (said in the finding that applies it).
+    let dateOrder: DocumentedDateOrder?
+    /// Texts the layout's template puts in a cell for the user to replace, by the field of
+    /// their column (folded): no value.
+    let placeholders: [CSVField: Set<String>]
 
     init(_ id: String, _ title: String, kind: CSVLayout.Kind? = nil, names: [String: CSVColumnMeaning] = [:],
          positions: [CSVColumnMeaning?] = [], defaultUnits: [CSVUnit.Dimension: CSVUnit] = [:], skipRows: Int = 0,
-         codes: [Int: PresetCode] = [:], timeLimit: Int? = nil) {
+         codes: [Int: PresetCode] = [:], timeLimit: Int? = nil, dateOrder: DocumentedDateOrder? = nil,
+         placeholders: [CSVField: Set<String>] = [:]) {
         self.id = id; self.title = title; self.kind = kind; self.names = names; self.positions = positions
         self.defaultUnits = defaultUnits; self.skipRows = skipRows; self.codes = codes
-        self.timeLimit = timeLimit
+        self.timeLimit = timeLimit; self.dateOrder = dateOrder; self.placeholders = placeholders
     }
+
 
     /// What column `name` (or, headerless, position `index`) holds in this export.
     func meaning(name: String, index: Int?) -> CSVColumnMeaning? {
@@ -43,7 +51,7 @@ public struct CSVPreset: Sendable, Hashable {
     /// Every preset, for `umilog csv inspect --presets` and the docs.
     public static let all: [CSVPreset] = [
         subsurfaceDiveList, subsurfaceProfile, shearwaterCloud, apdLogViewer, seabear, reefnetSensus,
-        poseidonMkVI, umilogSummary, umilogProfile,
+        poseidonMkVI, padiLogImporter, umilogSummary, umilogProfile,
     ]
 
     static let subsurfaceDiveList = CSVPreset("subsurface-dive-list", "Subsurface dive list", kind: .summary)
@@ -99,6 +107,13 @@ public struct CSVPreset: Sendable, Hashable {
         13: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 1), factor: 1),
         14: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 2), factor: 1),
     ], timeLimit: 49151)
+    /// The input of needsomesl33p/padi_log_importer, which posts each row to PADI's online
+    /// logbook: the nine columns its script reads, dates day-first (`docs/csv-formats.md` §10.7).
+    static let padiLogImporter = CSVPreset("padi-log-importer", "padi_log_importer input (PADI logbook)", kind: .summary, names: [
+        // PADI's dive title ("Egypt - North Safari - 1"): the model has no dive title.
+        "title": CSVColumnMeaning(.ignored),
+    ], dateOrder: DocumentedDateOrder(.dmy, "DD/MM/YYYY, the order the padi_log_importer input is documented to use (docs/csv-formats.md §10.7)"),
+    placeholders: [.notes: ["your notes go here"]])
     static let umilogSummary = CSVPreset("umilog-csv", "umilog csv", kind: .summary)
     static let umilogProfile = CSVPreset("umilog-csv-profile", "umilog csv-profile", kind: .profile)
 
@@ -113,6 +128,10 @@ public struct CSVPreset: Sendable, Hashable {
         if names.contains("time (sec)"), names.contains("depth"), preambleText.contains("imperial units") || names.contains("fraction o2") { return shearwaterCloud }
         if names.contains("dive time (s)"), names.contains(where: { $0.hasPrefix("ppo2 - c1") }) { return apdLogViewer }
         if preambleText.contains("seabear") { return seabear }
+        // The nine keys padi_log_importer's script reads from every row (insert_padi_log.py).
+        if names.isSuperset(of: ["title", "location", "date", "bottom_time", "max_depth", "gas_mixture", "oxygen", "nitrogen", "notes"]) {
+            return padiLogImporter
+        }
         // Three whole numbers a row, the second a small code, no header: Poseidon's raw log.
         if header == nil, width == 3, let r = firstRow, r.count == 3, r.allSatisfy({ Int($0.trimmingWhitespace()) != nil }),
            let code = Int(r[1]), (0...255).contains(code) {
@@ -125,6 +144,13 @@ public struct CSVPreset: Sendable, Hashable {
         }
         return nil
     }
+}
+
+/// The date order a layout is documented to write, and the documentation, as a finding says it.
+struct DocumentedDateOrder: Sendable, Hashable {
+    var order: DateOrder
+    var source: String
+    init(_ order: DateOrder, _ source: String) { self.order = order; self.source = source }
 }
 
 /// One code of a `time,code,value` export: the channel its value feeds and the factor that

@@ -61,6 +61,10 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
         m(.buddy), nil, nil, m(.notes), m(.waterTemperature), m(.visibility), m(.weight),
         m(.diveType, nil, 1), m(.diveType, nil, 2), m(.diveType, nil, 3),
     ]),
+    // padi_log_importer's nine keys; `title`, which the dictionary does not know, is the preset's (§10.7).
+    .init(file: "padi-importer-input__dives.csv", line: 1, delimiter: ",", meanings: [
+        nil, m(.location), m(.date), m(.duration), m(.maxDepth), m(.gas), m(.oxygen), m(.nitrogen), m(.notes),
+    ]),
     .init(file: "seabear__TestDiveSeabearH3_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
     .init(file: "seabear__TestDiveSeabearT1_0002SBDT.CSV", line: 19, delimiter: ";", meanings: seabearDeco),
     .init(file: "seabear__TestDiveSeabearH3_0004SBDT.CSV", line: 18, delimiter: ";", meanings: seabearApnea),
@@ -109,7 +113,6 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
 let headerMeaningsPinnedWithIssue18: Set<String> = [
     "apnealizer__valid_depth_data_trimmed.csv",
     "google-sheets__dives.csv",
-    "padi-importer-input__dives.csv",
 ]
 
 /// Our own outputs: every column maps, with the unit its suffix states.
@@ -190,7 +193,8 @@ struct CSVColumnDictionaryCorpusTests {
         ("Working Pressure", m(.workingPressure)), ("Start Pressure", m(.startPressure)), ("End Pressure", m(.endPressure)),
         ("PSI in", m(.startPressure, .psi)), ("PSI out", m(.endPressure, .psi)), ("Bar in", m(.startPressure, .bar)),
         ("Bar out", m(.endPressure, .bar)), ("FO2", m(.oxygen)), ("Nitrox", m(.oxygen)), ("Helium", m(.helium)),
-        ("FHe", m(.helium)), ("Gas Name", m(.gas)), ("sample time", m(.sampleTime)), ("elapsed", m(.sampleTime)),
+        ("FHe", m(.helium)), ("Nitrogen", m(.nitrogen)), ("FN2", m(.nitrogen)), ("Fraction N2", m(.nitrogen, .fraction)),
+        ("Gas Mixture", m(.gas)), ("Gas Name", m(.gas)), ("sample time", m(.sampleTime)), ("elapsed", m(.sampleTime)),
         ("runtime", m(.sampleTime)), ("NDL", m(.ndl)), ("No Deco Time", m(.ndl)), ("Time To Surface", m(.tts)),
         ("Deco Ceiling", m(.ceiling)), ("PPO2", m(.ppo2)), ("CNS", m(.cns)), ("Events", m(.events)),
         ("Ambient pressure", m(.sampleAmbientPressure)), ("Year", m(.year)), ("Second", m(.second)),

@@ -67,4 +67,75 @@ struct CSVUnseenProgramsTests {
         ])
         #expect(quoted.first?.location.field == "locationID")
     }
+
+    /// The input of padi_log_importer (§10.7): `08/03/2024` read day-first as that layout is
+    /// documented; `Enriched_32` is EAN32; the template's note is no note. Rows 2 and 3 read
+    /// off the file: `Egypt - North Safari - 1,Gota Abu Ramada,08/03/2024,50,12,Air,21,79,Your
+    /// notes go here` and `…- 2,Famous East,08/03/2024,49,26,Enriched_32,32,68,"Saw Dolphines, turtles"`.
+    @Test func thePadiImporterInput() throws {
+        let file = Self.path("padi-importer-input__dives.csv")
+        let (dives, findings, reader) = try readCSV(file)
+        #expect(reader.layout.preset?.id == "padi-log-importer")
+        #expect(reader.layout.dateOrder == .dmy)
+        #expect(dives.map { $0.startedAt?.description } == ["2024-03-08", "2024-03-08"])
+        #expect(dives.map(\.maxDepth) == [12, 26])
+        #expect(dives.map(\.submergedTime) == [50 * 60, 49 * 60])
+        #expect(dives.map { $0.siteUUIDs.first.flatMap { reader.header.site($0) }?.name } == ["Gota Abu Ramada", "Famous East"])
+        #expect(dives.map(\.notes) == [nil, "Saw Dolphines, turtles"])
+        let gases = dives.map { $0.cylinders.map { "\($0.gasName ?? "-") \($0.oxygen ?? -1) \($0.helium ?? -1) \($0.gasLabel ?? "-")" } }
+        #expect(gases == [["Air 21.0 0.0 Air"], ["EAN32 32.0 0.0 EAN32"]])
+        #expect(findings.map(\.description) == [
+            "\(file): dropped[csv.column-not-carried]: the column \"title\" has no place in a dive log's model; not read",
+            "\(file): resolved[csv.date-order-documented]: every date could be day-first or month-first (08/03/2024 is 2024-03-08 or 2024-08-03); read as DD/MM/YYYY, the order the padi_log_importer input is documented to use (docs/csv-formats.md §10.7); --date-order mdy reads them the other way",
+            "\(file): resolved[csv.unit-assumed]: the column \"bottom_time\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length",
+            "\(file): resolved[csv.unit-assumed]: the column \"max_depth\" states no unit; read as m (the metric default)",
+            "\(file):2: absent[csv.placeholder]: \"Your notes go here\" is the placeholder text of the padi_log_importer input (PADI logbook)'s template, not a value; the cell is read as empty (here and wherever the column says the same)",
+            "\(file): resolved[csv.nitrogen-balance]: the column \"nitrogen\" gives each gas's nitrogen, the balance of its oxygen and helium (100 % less both); it agrees with them, which carry it",
+            "\(file):3: resolved[csv.gas-enriched-air]: \"Enriched_32\" names enriched air (nitrox) with 32 % oxygen: read as EAN32",
+        ])
+        #expect(findings.first { $0.code == "csv.date-order-documented" }?.location.field == "date")
+        // The flag still decides: month-first, and nothing to say about the order.
+        let (mdy, said, _) = try readCSV(file, CSVReadOptions(dateOrder: .mdy))
+        #expect(mdy.first?.startedAt?.description == "2024-08-03")
+        #expect(!said.contains { $0.code == "csv.date-order-documented" })
+    }
+}
+
+/// The padi_log_importer layout (§10.7), beyond its corpus file.
+@Suite struct CSVPadiLayoutTests {
+    static let header = "title,location,date,bottom_time,max_depth,gas_mixture,oxygen,nitrogen,notes\n"
+
+    @Test func datesThatSayTheOtherOrderAreNotThatLayout() throws {
+        let error = try #require(throws: DiveError.self) { _ = try readCSVText(Self.header + "A,B,03/25/2024,40,18,Air,21,79,x\n") }
+        #expect(error.code == "csv.date-order-conflict")
+        #expect(error.message == "03/25/2024 is month-first, but the dates of the padi_log_importer input (PADI logbook) are DD/MM/YYYY, the order the padi_log_importer input is documented to use (docs/csv-formats.md §10.7); fix the file, or say which with --date-order dmy|mdy")
+        // Dates that decide the documented order themselves need no finding.
+        let (dives, findings, _) = try readCSVText(Self.header + "A,B,25/03/2024,40,18,Air,21,79,x\n")
+        #expect(dives.first?.startedAt?.description == "2024-03-25")
+        #expect(!findings.contains { $0.code == "csv.date-order-documented" })
+    }
+
+    @Test func aGasNameAndItsFractionsAreCheckedAgainstEachOther() throws {
+        let (dives, findings, _) = try readCSVText(Self.header + """
+            A,B,25/03/2024,40,18,Enriched_32,30,70,x
+            A,B,26/03/2024,40,18,Trimix,21,44,x
+            A,B,27/03/2024,40,18,Enriched Air 36%,36,70,x
+            A,B,28/03/2024,40,18,,,79,x
+
+            """)
+        // A name's 32 % against a recorded 30 %: the recorded one is kept, and said.
+        #expect(dives[0].cylinders.first?.oxygen == 30 && dives[0].cylinders.first?.gasName == "EAN32")
+        // Oxygen and nitrogen leave 35 % helium, which the row does not record.
+        #expect(dives[1].cylinders.first?.helium == 35)
+        // `Enriched Air 36%` states its mix as DiveCore reads names (a percentage); 36 + 0 + 70
+        // is no gas: its nitrogen is left out.
+        #expect(dives[2].cylinders.first?.oxygen == 36 && dives[2].cylinders.first?.helium == 0)
+        #expect(dives[3].cylinders.isEmpty)
+        #expect(findings.filter { $0.location.row != nil }.map { "\($0.location.row!) \($0.kind.rawValue)[\($0.code)]" } == [
+            "2 resolved[csv.gas-enriched-air]", "2 resolved[csv.gas-disagrees]", "3 inferred[csv.helium-from-nitrogen]",
+            "4 dropped[csv.gas-fractions-disagree]", "5 dropped[csv.nitrogen-unchecked]",
+        ])
+        #expect(findings.first { $0.code == "csv.gas-disagrees" }?.message == "the gas is named EAN32, 32 % oxygen, but its oxygen is recorded as 30 %; the recorded 30 % is read")
+        #expect(findings.first { $0.code == "csv.gas-fractions-disagree" }?.message == "the gas's oxygen (36 %), helium (0 %) and nitrogen (70 %) add up to 106 %, not 100 %; the nitrogen is not read")
+    }
 }
