@@ -613,6 +613,8 @@ extension CSVColumnDictionary {
             "sac", "sac rate", "rmv", "heartrate", "heart rate", "sample heartrate", "sample heart rate", "pulse",
             "puls", "battery", "battery voltage", "start battery voltage", "end battery voltage", "c1 battery",
             "c2 battery", "otu", "otu exposure", "co2mbar", "co2", "ascent rate", "gas time remaining",
+            // Vertical speed, signed or not: it follows from the depth over time.
+            "speed", "vertical speed", "descent rate", "descent speed", "ascent speed", "vertical rate",
             // CCR control.
             "setpoint", "set point", "ppo2 setpoint", "low set point", "high set point", "start low set point",
             "start high set point", "end low set point", "end high set point", "set point type", "ppo2 c1 cell",

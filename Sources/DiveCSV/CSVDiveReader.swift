@@ -76,6 +76,10 @@ public final class CSVDiveReader: DiveSource {
     private var pending: CSVRow?
     /// Rows with values past the table's last column.
     private var overlongRows = 0
+    /// A profile's columns not carried that have held 0 or nothing on every row so far, and
+    /// those of them that held a 0: a sensor that is not fitted writes 0 (§10.8).
+    private var zeroColumns: [Int] = []
+    private var zeroSeen: Set<Int> = []
     private var finished = false
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
@@ -133,8 +137,20 @@ public final class CSVDiveReader: DiveSource {
             break
         }
         var dates = DateOrderDecision()
+        // The rows after the first, read by a tokenizer of their own only if a column's shape
+        // must be seen to decide the layout.
+        let skip = dialect.preambleRecords + (dialect.hasHeader ? 1 : 0)
+        let lookahead = { () throws -> [[String]] in
+            let ahead = try CSVTokenizer(path: path, displayName: name, delimiter: dialect.delimiter)
+            var rows: [[String]] = []
+            while rows.count < CSVLayout.lookaheadRows, try ahead.next() {
+                guard ahead.row > skip, !ahead.isBlank, ahead.row - dialect.preambleRecords > firstRowNumber else { continue }
+                rows.append(ahead.fields())
+            }
+            return rows
+        }
         var layout = try CSVLayout.decide(dialect: dialect, preamble: preamble, header: headerFields, firstRow: firstRow,
-                                          options: options, file: name)
+                                          options: options, file: name, lookahead: lookahead)
         // Day/month order: from every date in the file (a first row in ISO says nothing of the
         // rows after it), read ahead in a pass of its own unless --date-order gives it.
         for m in layout.metadata where m.meaning.field == .date || m.meaning.field == .dateTime { dates.observe(Substring(m.value)) }
@@ -200,6 +216,9 @@ public final class CSVDiveReader: DiveSource {
         codes = layout.preset.flatMap { $0.codes.isEmpty ? nil : $0.codes }
         timeLimit = layout.preset?.timeLimit
         active = activeColumns.map { ($0.index, $0.meaning!) }
+        if layout.kind == .profile, dialect.hasHeader, layout.preset?.codes.isEmpty ?? true {
+            zeroColumns = layout.columns.filter { $0.meaning?.field == .ignored && $0.source != .user }.map(\.index)
+        }
         if let firstRow, firstRowNumber > layout.skipRows + (dialect.hasHeader ? 1 : 0) {
             pending = CSVRow(strings: firstRow, row: firstRowNumber, line: firstLine)
         }
@@ -242,6 +261,7 @@ public final class CSVDiveReader: DiveSource {
     private func nextRow() throws -> CSVRow? {
         if let p = pending {
             pending = nil
+            if !zeroColumns.isEmpty { noteZeros(p) }
             return p
         }
         while try tokenizer.next() {
@@ -251,14 +271,40 @@ public final class CSVDiveReader: DiveSource {
             let row = tokenizer.row - layout.dialect.preambleRecords
             if row <= layout.skipRows + (layout.dialect.hasHeader ? 1 : 0) { continue }
             reportFieldsPastTheTable(row: row)
-            return CSVRow(tokenizer: tokenizer, row: row, line: tokenizer.line)
+            let r = CSVRow(tokenizer: tokenizer, row: row, line: tokenizer.line)
+            if !zeroColumns.isEmpty { noteZeros(r) }
+            return r
         }
         return nil
+    }
+
+    /// Keeps of ``zeroColumns`` those `r` holds 0 or nothing in.
+    private func noteZeros(_ r: CSVRow) {
+        let mark = layout.dialect.decimalMark
+        zeroColumns.removeAll { i in
+            guard i < r.count, !r.isBlank(i) else { return false }
+            // A row kept as text (the first, read ahead) has no bytes to read a number from.
+            guard (r.plainNumber(i, decimalMark: mark) ?? CSVValues.number(Substring(r.string(i)), decimalMark: mark)) == 0 else { return true }
+            zeroSeen.insert(i)
+            return false
+        }
+    }
+
+    /// At the end of a profile: each column not carried that was 0 on every row records no
+    /// reading at all, which is said beside its not being carried.
+    private func reportZeroColumns() {
+        for i in zeroColumns where zeroSeen.contains(i) {
+            let name = layout.columns[i].name
+            findings.append(Finding(.absent, "csv.column-zero", "the column \"\(name)\" is 0 on every row, as a sensor that is not fitted writes it: it records no reading",
+                                    at: SourceLocation(file: file, field: name)))
+        }
+        zeroColumns = []
     }
 
     public func next() throws -> Dive? {
         do {
             guard let dive = try nextDive() else {
+                reportZeroColumns()
                 reportEnd()
                 // A read that gives no dive while rows were left out has read nothing: it is no
                 // success (a table with no rows at all loses nothing, and says so).

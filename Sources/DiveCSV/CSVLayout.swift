@@ -70,8 +70,13 @@ public struct CSVLayout: Sendable {
         columns.first { $0.meaning?.field == field && (index == nil || $0.meaning?.index == index) }
     }
 
+    /// The rows after the first a layout reads ahead, at most, to see the shape of a column.
+    static let lookaheadRows = 32
+
+    /// `lookahead` gives up to ``lookaheadRows`` data rows after `firstRow`; it is called only
+    /// when a column's values must be seen to decide (§10.8).
     static func decide(dialect: CSVDialect, preamble: [[String]], header: [String]?, firstRow: [String]?,
-                       options: CSVReadOptions, file: String) throws -> CSVLayout {
+                       options: CSVReadOptions, file: String, lookahead: () throws -> [[String]] = { [] }) throws -> CSVLayout {
         var findings: [Finding] = []
         let width = max(dialect.fieldCount, header?.count ?? 0, firstRow?.count ?? 0)
         var names: [String]
@@ -170,6 +175,19 @@ public struct CSVLayout: Sendable {
         // time for each row: a time column, a stated interval, or an export known to be one.
         var fields = Set(columns.compactMap { $0.meaning?.field })
         let perSample = fields.contains(.sampleDepth) || fields.contains(.sampleAmbientPressure)
+        // A `Time` column of plain numbers that only increase, beside a depth and no date, counts
+        // seconds into the dive: a profile that records no start (Apnealizer's), not a list of
+        // dives at times of day (§10.8).
+        if preset == nil, perSample, !fields.contains(.sampleTime), !fields.contains(.maxDepth),
+           fields.isDisjoint(with: [.date, .dateTime, .year]),
+           let t = columns.firstIndex(where: { $0.source == .dictionary && $0.meaning == CSVColumnMeaning(.time) }),
+           let values = try Self.increasingNumbers(column: t, firstRow: firstRow, lookahead: lookahead, decimalMark: dialect.decimalMark) {
+            columns[t].meaning = CSVColumnMeaning(.sampleTime, unit: .seconds)
+            fields.insert(.sampleTime)
+            let shown = values.prefix(3).map(CSVQuantity.format).joined(separator: ", ")
+            findings.append(Finding(.resolved, "csv.time-counts-seconds", "the column \"\(columns[t].name)\" holds no time of day but plain numbers that only increase (\(shown) … in the first \(values.count) rows), beside a depth and no date: read as seconds into the dive, one row per sample",
+                                    at: SourceLocation(file: file, field: columns[t].name)))
+        }
         var kind = CSVLayout.Kind.summary
         if let preset, !preset.codes.isEmpty, let k = preset.kind {
             kind = k
@@ -255,6 +273,24 @@ public struct CSVLayout: Sendable {
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
                          sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys,
                          problem: problem)
+    }
+
+    /// The values of column `t` in the first row and the rows read ahead, when they are plain
+    /// numbers of 0 or more that increase from row to row (blank cells aside), at least two;
+    /// else `nil`. The rows ahead are read only if the first row's value is such a number.
+    static func increasingNumbers(column t: Int, firstRow: [String]?, lookahead: () throws -> [[String]],
+                                  decimalMark: UInt8) throws -> [Double]? {
+        func number(_ row: [String]) -> Double? {
+            t < row.count ? CSVValues.number(Substring(row[t]), decimalMark: decimalMark) : nil
+        }
+        guard let firstRow, let first = number(firstRow), first >= 0, first.isFinite else { return nil }
+        var values = [first]
+        for row in try lookahead() {
+            guard t < row.count, !row[t].trimmingWhitespace().isEmpty else { continue }
+            guard let v = number(row), v.isFinite, v > values.last! else { return nil }
+            values.append(v)
+        }
+        return values.count >= 2 ? values : nil
     }
 
     /// The text of a comment line (`// x`, `# x`, `/* x`, ` * x`), or `nil` when the record is

@@ -52,6 +52,10 @@ private let seabearApnea: [CSVColumnMeaning?] = [m(.sampleDepth), m(.sampleTempe
 let sharedHeaderRows: [HeaderRowExpectation] = [
     .init(file: "apd-logviewer__Test.csv", line: 1, delimiter: "\t", meanings: apd),
     .init(file: "apd-logviewer__TestComma.csv", line: 1, delimiter: ",", meanings: apd),
+    // `Time` is a time of day to the dictionary; its values make it the sample time (§10.8).
+    .init(file: "apnealizer__valid_depth_data_trimmed.csv", line: 1, delimiter: ",", meanings: [
+        m(.time), m(.sampleDepth), m(.ignored), m(.sampleTemperature), m(.ignored),
+    ]),
     .init(file: "manual-spreadsheet__test41.csv", line: 1, delimiter: ",", meanings: manual),
     .init(file: "manual-spreadsheet__test41.tsv", line: 1, delimiter: "\t", meanings: Array(manual.dropLast())),
     // Darwin Core terms (§10.2) and the sheet's own names in their style; partnerID and
@@ -111,7 +115,6 @@ let sharedHeaderRows: [HeaderRowExpectation] = [
 /// manual-spreadsheet-es; …). Until then their headers have no rows above; each leaves this
 /// set for `sharedHeaderRows` when its meanings are worked out.
 let headerMeaningsPinnedWithIssue18: Set<String> = [
-    "apnealizer__valid_depth_data_trimmed.csv",
     "google-sheets__dives.csv",
 ]
 
@@ -303,7 +306,7 @@ struct CSVColumnDictionaryCorpusTests {
         ("duration [min]", m(.duration, .minutes)), ("Dive Time (s)", m(.duration, .seconds)),
         ("Time (sec)", m(.sampleTime, .seconds)), ("Zeit [s]", m(.sampleTime, .seconds)),
         ("airtemp [C]", m(.airTemperature, .celsius)), ("cylinder size (1) [l]", m(.cylinderSize, .litres, 1)),
-        ("Tank Size cu ft", m(.cylinderSize, .cubicFeet)), ("Tank Size (cu. ft.)", m(.cylinderSize, .cubicFeet)),
+        ("Speed", m(.ignored)), ("Vertical speed (m/s)", m(.ignored)), ("Tank Size cu ft", m(.cylinderSize, .cubicFeet)), ("Tank Size (cu. ft.)", m(.cylinderSize, .cubicFeet)),
         ("weight_kg", m(.weight, .kilograms)), ("max_depth_ft", m(.maxDepth, .feet)), ("O2 %", m(.oxygen, .percent)),
         ("O2%", m(.oxygen, .percent)), ("CNS %", m(.cns, .percent)), ("Surface Pressure (mbar)", m(.surfacePressure, .millibar)),
         ("Temp ℃", m(.sampleTemperature, .celsius)), ("Latitude (°)", m(.latitude)),

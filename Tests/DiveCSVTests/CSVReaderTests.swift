@@ -297,6 +297,27 @@ func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) t
         #expect(try readCSVText(text).dives.map(\.uuid) == first)
     }
 
+    /// A `Time` column of plain numbers that only increase, beside a depth and no date, is a
+    /// profile's seconds; a time of day, a number that goes back, a date or a single row is not.
+    @Test func aTimeColumnThatCountsIsAProfile() throws {
+        let start = DiveDateTime.parse("2024-05-01T10:00")!.0
+        let (dives, findings, reader) = try readCSVText("Time,Depth\n0,0\n,1\n2,3\n4,0\n", CSVReadOptions(startedAt: start))
+        #expect(reader.layout.kind == .profile)
+        #expect(dives.first?.recordings.first?.profile?.depth?.times == [0, 2000, 4000])
+        #expect(findings.first?.code == "csv.time-counts-seconds")
+        #expect(findings.first?.message.contains("(0, 2, 4 … in the first 3 rows)") == true)
+        for text in ["Time,Depth\n10:00,5\n11:00,7\n", "Time,Depth\n5,10\n3,12\n", "Time,Depth\n5,10\n"] {
+            let path = try Paths.temporaryDirectory() + "/t.csv"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let reader = try CSVDiveReader(path: path)
+            #expect(reader.layout.kind == .summary, "\(text)")
+            #expect(throws: DiveError.self) { _ = try reader.next() }
+        }
+        let dated = try readCSVText("Date,Time,Depth\n2024-05-01,1,10\n2024-05-02,2,12\n")
+        #expect(dated.reader.layout.kind == .summary)
+        #expect(dated.dives.map(\.maxDepth) == [10, 12])
+    }
+
     /// A dive-type cell names the apparatus, else the entry, else a kind of dive kept as a tag.
     @Test func aDiveTypeIsTheApparatusTheEntryOrATag() throws {
         let (dives, findings, _) = try readCSVText("Date,Dive Type,Type 2\n2024-01-01,CCR,Boat dive\n2024-01-02,Night dive,beach\n2024-01-03,Apnea,Piscina\n")

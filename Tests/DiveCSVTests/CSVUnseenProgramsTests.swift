@@ -68,6 +68,39 @@ struct CSVUnseenProgramsTests {
         #expect(quoted.first?.location.field == "locationID")
     }
 
+    /// Apnealizer's freediving profile (§10.8): `Time,Depth,Pulse,Temp,Speed`, rows `1,0.76,0,28.9,-0.66`
+    /// … `10,6.76,0,29,-0.5` (CRLF). No date: without a start it fails as APD's files do.
+    @Test func theApnealizerProfile() throws {
+        let file = Self.path("apnealizer__valid_depth_data_trimmed.csv")
+        let error = try #require(throws: DiveError.self) { _ = try readCSV(file) }
+        #expect(error.code == "csv.no-start")
+        #expect(error.message == "the profile records no date; give its start with --started-at 2024-05-01T10:12")
+        let start = DiveDateTime.parse("2025-01-15T10:00:00")!.0
+        let (dives, findings, reader) = try readCSV(file, CSVReadOptions(startedAt: start))
+        #expect(reader.layout.kind == .profile)
+        #expect(reader.layout.column(.sampleTime)?.name == "Time")
+        #expect(dives.count == 1)
+        let d = try #require(dives.first)
+        #expect(d.startedAt == start)
+        let profile = try #require(d.recordings.first?.profile)
+        // Seconds 1 … 10; depths in cm as written in m; 28.9 °C for rows 1–4, 29 after.
+        #expect(profile.depth?.times == (1...10).map { $0 * 1000 })
+        #expect(profile.depth?.values == [76, 122, 258, 325, 314, 368, 500, 631, 627, 676])
+        #expect(profile.temperature?.values == [2890, 2890, 2890, 2890, 2900, 2900, 2900, 2900, 2900, 2900])
+        #expect(d.maxDepth == 6.76)
+        #expect(d.submergedTime == 10)
+        #expect(d.bottomTemperature == 28.9)
+        #expect(findings.map(\.description) == [
+            "\(file): resolved[csv.time-counts-seconds]: the column \"Time\" holds no time of day but plain numbers that only increase (1, 2, 3 … in the first 10 rows), beside a depth and no date: read as seconds into the dive, one row per sample",
+            "\(file): dropped[csv.column-not-carried]: the column \"Pulse\" has no place in a dive log's model; not read",
+            "\(file): dropped[csv.column-not-carried]: the column \"Speed\" has no place in a dive log's model; not read",
+            "\(file): resolved[csv.unit-assumed]: the column \"Depth\" states no unit; read as m (the metric default)",
+            "\(file): resolved[csv.unit-assumed]: the column \"Temp\" states no unit; read as c (the metric default)",
+            // Pulse is 0 on all ten rows; Speed (-0.66 …) is not.
+            "\(file): absent[csv.column-zero]: the column \"Pulse\" is 0 on every row, as a sensor that is not fitted writes it: it records no reading",
+        ])
+    }
+
     /// The input of padi_log_importer (§10.7): `08/03/2024` read day-first as that layout is
     /// documented; `Enriched_32` is EAN32; the template's note is no note. Rows 2 and 3 read
     /// off the file: `Egypt - North Safari - 1,Gota Abu Ramada,08/03/2024,50,12,Air,21,79,Your

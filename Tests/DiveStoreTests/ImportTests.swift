@@ -133,13 +133,10 @@ struct CorpusImportTests {
         "csv/poseidon-mkvi__Poseidon_MkVILog.csv": CSVReadOptions(startedAt: DiveDateTime.parse("2012-03-01T10:00:00")!.0),
         "csv/manual-spreadsheet__test41.csv": CSVReadOptions(dateOrder: .mdy),
         "csv/manual-spreadsheet__test41.tsv": CSVReadOptions(dateOrder: .mdy),
-    ]
-
-    /// The corpus CSVs whose columns issue 18 is to read. Until then each is refused as a whole,
-    /// with the code of its error here; each leaves this list when it is read.
-    static let refusedUntilIssue18: [String: String] = [
-        // A freediving profile (Time, Depth, Pulse, Temp, Speed) that records no date.
-        "csv/apnealizer__valid_depth_data_trimmed.csv": "csv.no-date-column",
+        // Apnealizer's freediving profile (Time, Depth, Pulse, Temp, Speed) records no date: since
+        // issue 18 it is read as a profile and, like the APD files, needs its start. A day of its
+        // own, for the same reason as Poseidon's.
+        "csv/apnealizer__valid_depth_data_trimmed.csv": CSVReadOptions(startedAt: DiveDateTime.parse("2025-01-15T10:00:00")!.0),
     ]
 
     /// The corpus files umilog does not recognise, each with the code it is skipped with. All but
@@ -172,18 +169,19 @@ struct CorpusImportTests {
         let reports = importAll(log)
         let main = reports[0]
         func relative(_ path: String) -> String { path.replacingOccurrences(of: Paths.corpus + "/", with: "") }
-        // Only the five files that need a flag fail without it, each naming the flag, and the
-        // three issue 18 is to read, each with its error, located in it.
-        #expect(Set(main.failed.map { relative($0.path) }) == Set(Self.needsFlags.keys).union(Self.refusedUntilIssue18.keys))
+        // Only the six files that need a flag fail without it, each naming the flag. (Issue 18's
+        // three files were refused as a whole, each with its error: the Darwin Core spreadsheet
+        // and the padi_log_importer input now read, and the Apnealizer profile joined the files
+        // that need --started-at.)
+        #expect(Set(main.failed.map { relative($0.path) }) == Set(Self.needsFlags.keys))
         for f in main.failed {
             guard case .failed(let e) = f.status else { continue }
-            if let code = Self.refusedUntilIssue18[relative(f.path)] {
-                #expect(e.code == code, "\(e)")
-                #expect(e.location.file == f.path, "\(e)")
-            } else {
-                #expect(e.message.contains("--started-at") || e.message.contains("--date-order"))
-            }
+            #expect(e.message.contains("--started-at") || e.message.contains("--date-order"))
+            #expect(e.location.file == f.path, "\(e)")
         }
+        let apnealizer = main.failed.first { relative($0.path) == "csv/apnealizer__valid_depth_data_trimmed.csv" }
+        guard case .failed(let e)? = apnealizer?.status else { Issue.record("the Apnealizer profile did not fail"); return }
+        #expect(e.code == "csv.no-start")
         #expect(reports.dropFirst().allSatisfy { $0.exitCode == 0 && $0.inserted + $0.duplicates + $0.alreadyImported > 0 })
         // Unsupported: dive logs in formats umilog does not read, by name and format.
         let unsupported = Dictionary(uniqueKeysWithValues: main.unsupported.map { f -> (String, String) in
@@ -231,7 +229,8 @@ struct CorpusImportTests {
         // new: 329 → 330, 453 → 454 read, 335 → 336 inserted. The six FIT files hold 12 dives (the
         // G1's apnea session 7), 11 new: the Mk3i's is the dive of the Perdix 2 UDDF beside it
         // (005_*), a duplicate by time and depth: 330 → 341, 454 → 466, 84 → 85. 11 in the five
-        // flagged files, 6 of them new (the second APD and test41 files repeat the first's dives).
+        // flagged files, 6 of them new (the second APD and test41 files repeat the first's dives);
+        // with issue 18 the Apnealizer profile is a sixth, its one dive new (below).
         // Suunto DM3's .SDE (suunto/) is one dive Subsurface's test logbooks already hold: 466 → 467
         // read, 85 → 86 duplicates.
         // The two Suunto app JSON files and the three Shearwater files are five new dives: 341 →
@@ -249,11 +248,13 @@ struct CorpusImportTests {
         // The padi_log_importer input (csv/padi-importer-input) reads with issue 18 too, its
         // dates day-first as that layout is documented: 2 dives of 2024-03-08, at two sites
         // no other file names, new: 504 → 506 read, 382 → 384 new, 388 → 390 inserted.
+        // The Apnealizer profile, read with its start: one dive more, new: 506 → 507 read,
+        // 390 → 391 inserted (main's counts stay: it fails there).
         #expect(main.alreadyImported == 19)
         #expect(main.duplicates == 92)
         #expect(main.inserted == 384)
-        #expect(read == 506)
-        #expect(inserted == 390)
+        #expect(read == 507)
+        #expect(inserted == 391)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])
