@@ -185,7 +185,7 @@ struct ValidateCorpusTests {
     @Test func everyCorpusCSVIsChecked() {
         let report = validate(paths: [Paths.corpus + "/csv"])
         #expect(report.skipped.isEmpty, "\(report.skipped.map(\.path))")
-        // corpus/csv holds 18 files (`ls | wc -l`); the four whose columns issue 18 is to read are tables all the same.
+        // corpus/csv holds 18 files (`ls | wc -l`); the ones issue 18 made readable (Darwin Core, padi_log_importer, Apnealizer) are tables all the same.
         #expect(report.files.count == 18)
         #expect(report.files.allSatisfy { $0.format == .csv })
     }
