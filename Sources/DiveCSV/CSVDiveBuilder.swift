@@ -169,13 +169,41 @@ struct DiveBuilder {
 
     /// The number `text` holds, with the unit it states, if any; `nil`, reported as a bad value,
     /// when it holds none. A number too small to be told from 0 (`1e-400`) is 0 and says so.
-    private func number(_ text: String, _ c: CSVColumn, expected: String, row: Int?, line: Int?) throws -> (Double, CSVUnit?)? {
+    /// A cell in two units (`9.3 m / 31 ft`) gives the one in the column's unit `m`, else the
+    /// first, the other checked against it (§10.9).
+    private func number(_ text: String, _ c: CSVColumn, _ m: CSVColumnMeaning? = nil, expected: String, row: Int?, line: Int?) throws -> (Double, CSVUnit?)? {
+        if let pair = CSVValues.twoUnits(Substring(text), decimalMark: mark) {
+            let kept = twoUnits(pair, text, c, m)
+            noteUnderflow(kept.value, kept.text, c)
+            return (kept.value, kept.unit)
+        }
         if let q = CSVValues.quantity(Substring(text), decimalMark: mark) {
             noteUnderflow(q.value, text, c)
             return q
         }
         try reader.bad(text, column: c, expected: expected, row: row, line: line)
         return nil
+    }
+
+    /// Of a cell's two spellings of one value, the one in the column's unit (stated by its
+    /// header or the file), else the first; the other is checked against it, within one unit of
+    /// its last digit and half one of the kept one's (their rounding). The column is said once;
+    /// a cell whose two disagree is said where it is.
+    private func twoUnits(_ pair: (CSVWrittenQuantity, CSVWrittenQuantity), _ text: String, _ c: CSVColumn, _ m: CSVColumnMeaning?) -> CSVWrittenQuantity {
+        let columnUnit = m.flatMap { $0.unit ?? defaultUnits[pair.0.unit.dimension] }
+        let byColumn = columnUnit != nil && (pair.0.unit == columnUnit || pair.1.unit == columnUnit)
+        let (kept, other) = pair.1.unit == columnUnit ? (pair.1, pair.0) : (pair.0, pair.1)
+        let why = byColumn ? "the column's unit" : "the first written"
+        reader.reportColumnOnce(.resolved, "csv.two-units", c, "the column \"\(c.name)\" writes values in two units (\"\(CSVDiveReader.quoted(text))\" …): \(kept.unit.rawValue), \(why), is read, and \(other.unit.rawValue) checked against it")
+        func model(_ v: Double, _ u: CSVUnit) -> Double { u.toModel(v) }
+        func scale(_ q: CSVWrittenQuantity) -> Double { abs(model(q.step, q.unit) - model(0, q.unit)) }
+        let difference = abs(model(kept.value, kept.unit) - model(other.value, other.unit))
+        if difference > scale(other) + scale(kept) / 2 + 1e-9 {
+            let d = CSVQuantity(kept.unit.dimension)
+            reader.report(.resolved, "csv.two-units-disagree", "\"\(CSVDiveReader.quoted(text))\" gives \(kept.text) and \(other.text), which is \(CSVQuantity.format(Self.clean(model(other.value, other.unit))))\(d.unit) against \(CSVQuantity.format(Self.clean(model(kept.value, kept.unit))))\(d.unit): they differ by more than their rounding; \(kept.text), \(why), is read",
+                          row: at.row, line: at.line, column: c.name)
+        }
+        return kept
     }
 
     /// `value` in the model's unit: the unit the cell, the column or the file states, else the
@@ -254,7 +282,7 @@ struct DiveBuilder {
             return
         }
         func quantity(_ d: CSVUnit.Dimension, _ expected: String) throws -> Double? {
-            guard let (v, u) = try number(value, c, expected: expected, row: row, line: line) else { return nil }
+            guard let (v, u) = try number(value, c, m, expected: expected, row: row, line: line) else { return nil }
             return try convert(v, cellUnit: u, c, m, dimension: d, text: value)
         }
         func integer(_ expected: String) throws -> Int? {
@@ -444,14 +472,14 @@ struct DiveBuilder {
                     cyl.oxygen = pct
                 } else if pct > 0 { cyl.helium = pct }
             case .cylinderSize:
-                guard let (v, u) = try number(cell, c, expected: "a cylinder size", row: row, line: line), v > 0 else { continue }
+                guard let (v, u) = try number(cell, c, m, expected: "a cylinder size", row: row, line: line), v > 0 else { continue }
                 if (u ?? m.unit) == .cubicFeet {
                     reader.reportColumnOnce(.dropped, "csv.cylinder-size-gas-volume", c, "the column \"\(c.name)\" gives cylinder sizes as gas volume; without each cylinder's working pressure their water capacity is not known; not read")
                     continue
                 }
                 cyl.volume = try convert(v, cellUnit: u, c, m, dimension: .volume, text: cell)
             case .startPressure, .endPressure, .workingPressure:
-                guard let (v, u) = try number(cell, c, expected: "a pressure", row: row, line: line) else { continue }
+                guard let (v, u) = try number(cell, c, m, expected: "a pressure", row: row, line: line) else { continue }
                 let bar = try convert(v, cellUnit: u, c, m, dimension: .pressure, text: cell)
                 if m.field == .startPressure { cyl.startPressure = bar } else if m.field == .endPressure { cyl.endPressure = bar } else {
                     reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (working pressure) has no member of a cylinder; not read")
@@ -558,7 +586,7 @@ struct DiveBuilder {
             case .samplePressure, .sampleAmbientPressure, .ppo2: expected = "a pressure"
             default: expected = "a percentage"
             }
-            guard let (v, u) = try number(text, c, expected: expected, row: row, line: line) else { return }
+            guard let (v, u) = try number(text, c, m, expected: expected, row: row, line: line) else { return }
             try record(m, v, cellUnit: u, at: t, column: c, text: text)
         }
     }

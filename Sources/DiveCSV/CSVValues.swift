@@ -65,10 +65,12 @@ public enum CSVValues {
     }
 
     /// A number followed by a unit, as some writers put both in one cell: `28.0 ℃`, `18m`,
-    /// `3000 psi`, `8.0 m / 26 ft` (the first of two spellings is taken). A bare number comes
+    /// `3000 psi`, `8.0 m / 26 ft`, `22 C (72 F)` (the first of two spellings is taken; the reader
+    /// picks and checks them with ``twoUnits(_:decimalMark:)``). A bare number comes
     /// back with a `nil` unit; text that is neither is `nil`.
     public static func quantity(_ text: Substring, decimalMark: UInt8 = UInt8(ascii: ".")) -> (value: Double, unit: CSVUnit?)? {
         if let n = number(text, decimalMark: decimalMark) { return (n, nil) }
+        if let (first, _) = twoUnits(text, decimalMark: decimalMark) { return (first.value, first.unit) }
         var s = text
         if let slash = s.firstIndex(of: "/") { s = s[..<slash] }
         while s.last == " " { s.removeLast() }
