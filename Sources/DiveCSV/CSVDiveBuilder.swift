@@ -351,13 +351,22 @@ struct DiveBuilder {
         case .latitude: latitude = try coordinate(value, .latitude, "a latitude")
         case .longitude: longitude = try coordinate(value, .longitude, "a longitude")
         case .position:
-            let parts = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" }).compactMap { CSVValues.number($0) }
-            guard parts.count == 2 else {
+            // `lat lon` or `lat, lon` in decimal degrees, else with hemispheres and minutes (§10.10).
+            let items = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+            let numbers = items.compactMap { CSVValues.number($0) }
+            let position: (Double, Double)
+            if numbers.count == 2, items.count == 2 {
+                position = (numbers[0], numbers[1])
+                reader.reportColumnOnce(.resolved, "csv.position-pair", c, "the column \"\(c.name)\" gives a latitude and a longitude in one cell (\"\(CSVDiveReader.quoted(value))\" …): the first is read as the latitude, the second as the longitude, in decimal degrees")
+            } else if let p = CSVValues.position(Substring(value)) {
+                position = (p.latitude, p.longitude)
+                reader.reportColumnOnce(.resolved, "csv.position-degrees", c, "the column \"\(c.name)\" writes positions with hemispheres or in degrees and minutes (\"\(CSVDiveReader.quoted(value))\" …): read as decimal degrees, south and west negative")
+            } else {
                 try reader.bad(value, column: c, expected: "a latitude and longitude", row: row, line: line)
                 return
             }
-            guard let la = try accept(parts[0], .latitude, text: value, column: c),
-                  let lo = try accept(parts[1], .longitude, text: value, column: c) else { return }
+            guard let la = try accept(position.0, .latitude, text: value, column: c),
+                  let lo = try accept(position.1, .longitude, text: value, column: c) else { return }
             latitude = la; longitude = lo
         case .trip: dive.tripUUID = reader.tripUUID(name(value, c), row: row, line: line)
         case .buddy, .guide:
@@ -439,26 +448,8 @@ struct DiveBuilder {
             var cyl = (m.index == nil ? listed[k + 1] : cylinders[m.index!]) ?? Cylinder()
             switch m.field {
             case .gas:
-                var mix = Cylinder.mix(named: cell)
-                var name = cell
-                // PADI's spelling of nitrox, `Enriched_32`: the mix its number states (§10.7).
-                if mix == nil, let o2 = Self.enrichedAirOxygen(cell) {
-                    mix = (o2, 0)
-                    name = "EAN" + CSVQuantity.format(o2)
-                    reader.reportValue(.resolved, "csv.gas-enriched-air", cell, column: c, row: row, line: line,
-                                       "\"\(CSVDiveReader.quoted(cell))\" names enriched air (nitrox) with \(CSVQuantity.format(o2)) % oxygen: read as \(name)")
-                }
-                cyl.gasName = name
-                // The name states the mix (`Air` is 21 % oxygen and no helium); an oxygen the
-                // row records in a column of its own is kept, and a different one said.
-                if let (o2, he) = mix {
-                    if let recorded = cyl.oxygen {
-                        if recorded != o2 { gasDisagrees(name, o2, recorded, c) }
-                    } else {
-                        cyl.oxygen = o2
-                    }
-                    if cyl.helium == nil { cyl.helium = he }
-                }
+                // A cell may describe the whole cylinder: `EAN32 12L 200->70bar` (§10.10).
+                if let parts = CSVValues.cylinderCell(cell) { try wholeCylinder(parts, cell, &cyl, c, row: row, line: line) } else { gas(cell, &cyl, c, row: row, line: line) }
             case .oxygen, .helium, .nitrogen:
                 guard let (v, u) = try number(cell, c, expected: "a gas fraction", row: row, line: line) else { continue }
                 let pct = try convert(v, cellUnit: u ?? (v <= 1 && v > 0 ? .fraction : .percent), c, m, dimension: .ratio, text: cell)
@@ -487,6 +478,69 @@ struct DiveBuilder {
             default: break
             }
             if let i = m.index { cylinders[i] = cyl } else { listed[k + 1] = cyl }
+        }
+    }
+
+    /// A gas cell's name, and the mix it states (§10.7).
+    private func gas(_ cell: String, _ cyl: inout Cylinder, _ c: CSVColumn, row: Int?, line: Int?) {
+        var mix = Cylinder.mix(named: cell)
+        var name = cell
+        // PADI's spelling of nitrox, `Enriched_32`: the mix its number states (§10.7).
+        if mix == nil, let o2 = Self.enrichedAirOxygen(cell) {
+            mix = (o2, 0)
+            name = "EAN" + CSVQuantity.format(o2)
+            reader.reportValue(.resolved, "csv.gas-enriched-air", cell, column: c, row: row, line: line,
+                               "\"\(CSVDiveReader.quoted(cell))\" names enriched air (nitrox) with \(CSVQuantity.format(o2)) % oxygen: read as \(name)")
+        }
+        cyl.gasName = name
+        // The name states the mix (`Air` is 21 % oxygen and no helium); an oxygen the
+        // row records in a column of its own is kept, and a different one said.
+        if let (o2, he) = mix {
+            if let recorded = cyl.oxygen {
+                if recorded != o2 { gasDisagrees(name, o2, recorded, c) }
+            } else {
+                cyl.oxygen = o2
+            }
+            if cyl.helium == nil { cyl.helium = he }
+        }
+    }
+
+    /// A cell that gives a cylinder's gas with its size or its start and end pressures: each
+    /// part read into the cylinder as its own column would be, and a part that is no gas, size
+    /// or pressures said (§10.10).
+    private func wholeCylinder(_ parts: CSVCylinderCell, _ cell: String, _ cyl: inout Cylinder, _ c: CSVColumn, row: Int?, line: Int?) throws {
+        reader.reportColumnOnce(.resolved, "csv.cylinder-cell", c, "the column \"\(c.name)\" describes each cylinder in one cell (\"\(CSVDiveReader.quoted(cell))\" …): its gas, size and start and end pressures are read from it")
+        if let g = parts.gas {
+            // The gas is the longest run of first words that names a mix (`EAN32` of
+            // `EAN32 200->`); words with no digit name a gas as any gas cell does (`Deco`).
+            let words = g.split(separator: " ")
+            let n = stride(from: words.count, to: 0, by: -1).first { n in
+                let name = words[..<n].joined(separator: " ")
+                return Cylinder.mix(named: name) != nil || Self.enrichedAirOxygen(name) != nil
+            } ?? (g.contains(where: { $0.isNumber }) ? 0 : words.count)
+            if n > 0 { gas(words[..<n].joined(separator: " "), &cyl, c, row: row, line: line) }
+            if n < words.count {
+                let rest = words[n...].joined(separator: " ")
+                reader.report(.dropped, "csv.cylinder-part-unread", "in the cylinder \"\(CSVDiveReader.quoted(cell))\", \"\(CSVDiveReader.quoted(rest))\" is no gas, size or start and end pressures umilog reads; it is left out, the rest is read",
+                              row: row, line: line, column: c.name)
+            }
+        }
+        if let size = parts.size {
+            if size.unit == .cubicFeet {
+                reader.reportColumnOnce(.dropped, "csv.cylinder-size-gas-volume", c, "the column \"\(c.name)\" gives cylinder sizes as gas volume; without each cylinder's working pressure their water capacity is not known; not read")
+            } else if let v = try convert(size.value, cellUnit: size.unit, c, CSVColumnMeaning(.cylinderSize), dimension: .volume, text: size.text), v > 0 {
+                cyl.volume = v
+            }
+        }
+        if let p = parts.pressures {
+            var start = p.startUnit, end = p.endUnit
+            if start == nil {
+                let (u, why) = defaultUnits[.pressure].map { ($0, "the file's unit") } ?? Self.unitBySize(max(p.start, p.end), .startPressure, .pressure)
+                start = u; end = u
+                reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit for its cylinders' pressures (\"\(CSVDiveReader.quoted(p.text))\" …); read as \(u.rawValue) (\(why))")
+            }
+            if let v = try convert(p.start, cellUnit: start, c, CSVColumnMeaning(.startPressure), dimension: .pressure, text: p.text) { cyl.startPressure = v }
+            if let v = try convert(p.end, cellUnit: end, c, CSVColumnMeaning(.endPressure), dimension: .pressure, text: p.text) { cyl.endPressure = v }
         }
     }
 
