@@ -312,6 +312,9 @@ struct DiveBuilder {
                 return
             }
             date = start.date
+            if CSVValues.dateParts(Substring(value)) == nil, let named = CSVValues.namedMonthDate(Substring(value)) {
+                reader.reportColumnOnce(.resolved, "csv.date-month-named", c, "\"\(CSVDiveReader.quoted(value))\" names its month in a word, so it is \(named.date) whatever the day/month order of the file's other dates; the column's dates so written are read as they say")
+            }
             if let t = start.time { time = t }
             if let o = start.offset { offset = o }
         case .time:
@@ -328,6 +331,9 @@ struct DiveBuilder {
                 noteUnderflow(s, value, c)
                 guard let s = try accept(s, .duration, text: value, column: c) else { return }
                 dive.submergedTime = Int(s.rounded())
+                if m.unit != .hours, let unpadded = CSVValues.unpaddedMinutesSeconds(Substring(value)) {
+                    reader.reportColumnOnce(.resolved, "csv.duration-unpadded", c, "\"\(CSVDiveReader.quoted(value))\" writes its seconds without a leading zero; read as \(unpadded.minutes) min \(unpadded.seconds) s (\(Int(s.rounded())) s), minutes and seconds as a dive's length is written, not \(unpadded.minutes) min \(unpadded.seconds)0 s")
+                }
                 if m.unit == nil && !value.contains(":") {
                     reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length")
                 }

@@ -194,6 +194,12 @@ public final class CSVDiveReader: DiveSource {
                                 at: SourceLocation(file: name, field: dateField))
             } else if let order = dates.order {
                 layout.dateOrder = order
+                if dates.isDayFirstByDots, let example = dates.dottedExample {
+                    // The dots decide, and say so: the order is a convention, not in the values.
+                    dateOrderFinding = Finding(.resolved, "csv.date-order-dotted",
+                                               "every date could be day-first or month-first (\(example) is \(Self.both(example))); dates written with dots are day-first by the convention of the countries that write them so (German, Dutch, most of Europe), so they are read day-first; --date-order mdy reads them the other way",
+                                               at: SourceLocation(file: name, field: dateField))
+                }
             } else if let documented {
                 // Dates that cannot decide their order are read in the one the layout documents.
                 layout.dateOrder = documented.order

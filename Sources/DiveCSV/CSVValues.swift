@@ -98,8 +98,8 @@ public enum CSVValues {
             return (unit ?? .minutes).dimension == .time ? (unit ?? .minutes).toModel(n) : nil
         }
         var s = text
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
         guard !s.isEmpty else { return nil }
         if s.contains(":") {
             let parts = s.split(separator: ":", omittingEmptySubsequences: false)
@@ -116,7 +116,7 @@ public enum CSVValues {
         if let n = number(s, decimalMark: decimalMark) {
             return (unit ?? .minutes).dimension == .time ? (unit ?? .minutes).toModel(n) : nil
         }
-        // `45 min`, `45'`, `1h 5min`, `1 h 05`.
+        // `45 min`, `45'`, `1h 5min`, `1 h 05`, `00h38'`, `1h05`, `1 h 5 m`.
         var total = 0.0, sawUnit = false
         var rest = s[...]
         while !rest.isEmpty {
@@ -128,10 +128,14 @@ public enum CSVValues {
             while rest.first == " " { rest.removeFirst() }
             var unitEnd = rest.startIndex
             while unitEnd < rest.endIndex, !(rest[unitEnd].asciiValue.map { ($0 &- 0x30) < 10 } ?? false), rest[unitEnd] != " " { unitEnd = rest.index(after: unitEnd) }
-            let spelled = String(rest[..<unitEnd])
+            var spelled = String(rest[..<unitEnd])
             rest = rest[unitEnd...]
+            if spelled.count > 1, spelled.last == "." { spelled.removeLast() } // `38 min.`
             let u: CSVUnit
-            if spelled == "'" { u = .minutes } else if spelled == "\"" || spelled == "''" { u = .seconds } else if spelled.isEmpty {
+            if spelled == "'" || spelled == "\u{2019}" || spelled == "\u{2032}" { u = .minutes } else if spelled == "\"" || spelled == "''" || spelled == "\u{2033}" || spelled == "\u{2019}\u{2019}" { u = .seconds } else if spelled == "m" || spelled == "M" {
+                // In a duration `m` can only be minutes.
+                u = .minutes
+            } else if spelled.isEmpty {
                 // `1 h 05`: a trailing bare number after hours is minutes.
                 guard sawUnit else { return nil }
                 u = .minutes
@@ -162,7 +166,8 @@ public enum CSVValues {
     /// A date in `order` (ISO and year-first dates are read whatever the order). A two-digit
     /// year is the latest that is not after this year (`25` is 2025, `69` is 1969).
     public static func date(_ text: Substring, order: DateOrder?) -> LocalDate? {
-        guard let p = dateParts(text) else { return nil }
+        // A month in a word settles the order for that date (`4. Juli 2021`).
+        guard let p = dateParts(text) else { return namedMonthDate(text.trimmingPrefix(while: \.isWhitespace))?.date }
         if p.yearFirst { return LocalDate(year: p.a, month: p.b, day: p.c) }
         guard p.c >= 0 else { return nil }
         let year = p.c < 100 ? (p.c <= thisYear % 100 ? 2000 + p.c : 1900 + p.c) : p.c
@@ -194,6 +199,8 @@ public enum CSVValues {
         if dateParts(s) != nil, let cut = s.firstIndex(where: { $0 == " " || $0 == "T" }) {
             s = s[s.index(after: cut)...]
             while s.first == " " { s.removeFirst() }
+        } else if let named = namedMonthDate(s) {
+            s = named.rest.trimmingPrefix(while: { $0 == " " || $0 == "," || $0 == "T" })
         }
         // An offset after the time is the offset's business (`10:12 +02`, `10:12-0530`, `10:12 UTC+1`).
         if let z = s.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" || $0 == "U" || $0 == "G" }) { s = s[..<z] }
@@ -261,11 +268,17 @@ public struct DateOrderDecision: Sendable {
     public private(set) var datesSeen = 0
     /// An ambiguous example, for the message.
     public private(set) var ambiguousExample: String?
+    /// An ambiguous date written with dots (`1.8.2024`), for the message.
+    public private(set) var dottedExample: String?
 
     public init() {}
 
     public mutating func observe(_ text: Substring) {
-        guard let p = CSVValues.dateParts(text) else { return }
+        guard let p = CSVValues.dateParts(text) else {
+            // A month in a word says nothing of the order of the column's numeric dates.
+            if CSVValues.namedMonthDate(text.trimmingPrefix(while: \.isWhitespace)) != nil { datesSeen += 1 }
+            return
+        }
         // Both numbers over 12 is no date at all (31/31/2024): it says nothing of the order,
         // and its row reports it as a bad value.
         guard p.yearFirst || p.a <= 12 || p.b <= 12 else { return }
@@ -277,10 +290,15 @@ public struct DateOrderDecision: Sendable {
             if dayFirstEvidence == nil { dayFirstEvidence = String(text) }
         } else if p.b > 12 && p.a <= 12 {
             if monthFirstEvidence == nil { monthFirstEvidence = String(text) }
-        } else if ambiguousExample == nil {
-            ambiguousExample = String(text)
+        } else {
+            if ambiguousExample == nil { ambiguousExample = String(text) }
+            if p.separator == ".", dottedExample == nil { dottedExample = String(text) }
         }
     }
+
+    /// True when no date decides the order and the dots do: every date could be either, and
+    /// some are written with dots, which is day-first by convention.
+    public var isDayFirstByDots: Bool { !yearFirstOnly && dayFirstEvidence == nil && monthFirstEvidence == nil && dotted }
 
     /// The order, when the column decides it.
     public var order: DateOrder? {
