@@ -756,6 +756,10 @@ struct DiveBuilder {
             return nil
         } else if let start = reader.startedAt {
             d.startedAt = start
+        } else if kind == .profile, let named = reader.startInFileName {
+            // A profile that records no date, in a file whose name does (§10.10).
+            d.startedAt = named.start
+            reader.reportStartFromFileName(row: row, line: line)
         } else if kind == .profile {
             throw DiveError("csv.no-start", "the profile records no date; give its start with --started-at 2024-05-01T10:12",
                             at: SourceLocation(file: reader.fileName, line: line, row: row))

@@ -84,6 +84,9 @@ public final class CSVDiveReader: DiveSource {
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
     public private(set) var problem: DiveError?
+    /// The start the file's name carries (§10.10), looked for once, when a profile records none.
+    lazy var startInFileName: (start: DiveDateTime, text: String)? = CSVValues.startInFileName(file)
+    private var startInFileNameReported = false
     /// How often each dive identity has been handed out.
     private var identities: [String: Int] = [:]
     /// ``CSVLimits/dives``, lowered by tests.
@@ -519,6 +522,16 @@ public final class CSVDiveReader: DiveSource {
         guard overlongRows == 1 else { return }
         report(.dropped, "csv.ragged-row", "row \(row) has \(count) fields where the \(layout.dialect.hasHeader ? "header" : "table") has \(width); the values past the last column are not read (the same in any later row that has more fields)",
                row: row, line: tokenizer.line)
+    }
+
+    /// Says, once per file, that a profile's start was taken from the file's name.
+    func reportStartFromFileName(row: Int, line: Int) {
+        guard !startInFileNameReported, let found = startInFileName else { return }
+        startInFileNameReported = true
+        let base = file.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? file
+        report(.inferred, "csv.start-from-file-name",
+               "the profile records no date; its start, \(found.start), is taken from the file's name (\"\(CSVDiveReader.quoted(found.text))\" in \"\(CSVDiveReader.quoted(base))\"), as programs name the exports of a dive; --started-at gives another",
+               row: row, line: line)
     }
 
     /// Reports something about a column once per file (the message is built only then).

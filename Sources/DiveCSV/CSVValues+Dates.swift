@@ -95,3 +95,66 @@ extension CSVValues {
         return (m, s)
     }
 }
+
+/// A start written in a file's name, as programs and people name exports
+/// (`…_20210704_1145.txt`, `…_2011-06-16_…csv`): the start of a profile that records none
+/// (docs/csv-formats.md §10.10).
+extension CSVValues {
+    /// The one date in `path`'s base name (its extension dropped) — `YYYYMMDD`, `YYYY-MM-DD`,
+    /// `YYYY_MM_DD` or `YYYY.MM.DD`, standing apart from other digits, a year from 1900 to next
+    /// year — with the time right after it, if one is (`HHMM`, `HHMMSS`, `HH-MM`, `HH-MM-SS`,
+    /// after `_`, `-`, a space or `T`), and the text they were read from. `nil` when the name
+    /// holds no such date, or two different ones (then which is the start is not known).
+    public static func startInFileName(_ path: String) -> (start: DiveDateTime, text: String)? {
+        var base = Substring(path)
+        if let slash = base.lastIndex(where: { $0 == "/" || $0 == "\\" }) { base = base[base.index(after: slash)...] }
+        if let dot = base.lastIndex(of: "."), dot > base.startIndex { base = base[..<dot] }
+        let b = Array(base.utf8)
+        func isDigit(_ i: Int) -> Bool { i >= 0 && i < b.count && b[i] &- 0x30 < 10 }
+        /// The digits from `i` on when exactly `n` of them stand there (no digit before or after).
+        func run(_ i: Int, _ n: Int) -> Int? {
+            guard !isDigit(i - 1), i + n <= b.count, (i..<(i + n)).allSatisfy(isDigit), !isDigit(i + n) else { return nil }
+            return b[i..<(i + n)].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        let lastYear = thisYear + 1
+        var found: [(start: DiveDateTime, from: Int, to: Int)] = []
+        var i = 0
+        while i < b.count {
+            guard isDigit(i), !isDigit(i - 1) else { i += 1; continue }
+            var date: LocalDate?, end = i
+            if let n = run(i, 8) {
+                date = LocalDate(year: n / 10000, month: n / 100 % 100, day: n % 100)
+                end = i + 8
+            } else if let y = run(i, 4), i + 10 <= b.count, [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ".")].contains(b[i + 4]),
+                      b[i + 7] == b[i + 4], let m = run(i + 5, 2), let d = run(i + 8, 2) {
+                date = LocalDate(year: y, month: m, day: d)
+                end = i + 10
+            }
+            guard let date, (1900...lastYear).contains(date.year) else {
+                while isDigit(i) { i += 1 }
+                continue
+            }
+            var time: TimeOfDay?
+            if end < b.count, [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "T")].contains(b[end]) {
+                let t = end + 1
+                if let n = run(t, 4), let hm = TimeOfDay(hour: n / 100, minute: n % 100) {
+                    time = hm; end = t + 4
+                } else if let n = run(t, 6), let hms = TimeOfDay(hour: n / 10000, minute: n / 100 % 100, second: n % 100) {
+                    time = hms; end = t + 6
+                } else if let h = run(t, 2), t + 5 <= b.count, [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ".")].contains(b[t + 2]),
+                          let m = run(t + 3, 2) {
+                    let sep = b[t + 2]
+                    if t + 8 <= b.count, b[t + 5] == sep, let s = run(t + 6, 2), let hms = TimeOfDay(hour: h, minute: m, second: s) {
+                        time = hms; end = t + 8
+                    } else if let hm = TimeOfDay(hour: h, minute: m) {
+                        time = hm; end = t + 5
+                    }
+                }
+            }
+            found.append((DiveDateTime(date: date, time: time), i, end))
+            i = end
+        }
+        guard let first = found.first, found.allSatisfy({ $0.start == first.start }) else { return nil }
+        return (first.start, String(decoding: b[first.from..<first.to], as: UTF8.self))
+    }
+}
