@@ -757,7 +757,7 @@ struct DiveBuilder {
         } else if let start = reader.startedAt {
             d.startedAt = start
         } else if kind == .profile, let named = reader.startInFileName {
-            // A profile that records no date, in a file whose name does (§10.10).
+            // A profile that records no date, in a file whose name does (§10.12).
             d.startedAt = named.start
             reader.reportStartFromFileName(row: row, line: line)
         } else if kind == .profile {

@@ -84,7 +84,7 @@ public final class CSVDiveReader: DiveSource {
     /// Why the file cannot be read as it stands (the dates' order, a missing date column): the
     /// first ``next()`` throws it.
     public private(set) var problem: DiveError?
-    /// The start the file's name carries (§10.10), looked for once, when a profile records none.
+    /// The start the file's name carries (§10.12), looked for once, when a profile records none.
     lazy var startInFileName: (start: DiveDateTime, text: String)? = CSVValues.startInFileName(file)
     private var startInFileNameReported = false
     /// How often each dive identity has been handed out.

@@ -2,7 +2,7 @@ import DiveCore
 
 /// Dates as people write them, with the month in a word (`28 March 2004`, `4. Juli 2021`,
 /// `3 mars 2019`, `12 de agosto de 2018`, `March 28, 2004`, `28-Mar-04`): the word names the
-/// month, so such a date needs no day/month order (docs/csv-formats.md §10.9).
+/// month, so such a date needs no day/month order (docs/csv-formats.md §10.11).
 extension CSVValues {
     /// A date that names its month in a word of one of the dictionary's six languages (English,
     /// German, French, Spanish, Italian, Dutch, whole or shortened), with its day and a
@@ -98,7 +98,7 @@ extension CSVValues {
 
 /// A start written in a file's name, as programs and people name exports
 /// (`…_20210704_1145.txt`, `…_2011-06-16_…csv`): the start of a profile that records none
-/// (docs/csv-formats.md §10.10).
+/// (docs/csv-formats.md §10.12).
 extension CSVValues {
     /// The one date in `path`'s base name (its extension dropped) — `YYYYMMDD`, `YYYY-MM-DD`,
     /// `YYYY_MM_DD` or `YYYY.MM.DD`, standing apart from other digits, a year from 1900 to next

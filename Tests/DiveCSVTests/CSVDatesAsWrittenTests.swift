@@ -4,7 +4,7 @@ import DiveCore
 @testable import DiveCSV
 import TestSupport
 
-/// Issue 18, habit 4: dates, times and durations as people write them (docs/csv-formats.md §10.9).
+/// Issue 18, habit 4: dates, times and durations as people write them (docs/csv-formats.md §10.11).
 @Suite struct CSVDatesAsWrittenTests {
     /// A month in a word, in each of the six dictionary languages, whole or shortened: the word
     /// settles day and month, whatever order the caller asks for.

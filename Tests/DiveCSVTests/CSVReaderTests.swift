@@ -181,7 +181,7 @@ struct CSVCorpusDiveTests {
         #expect(dives.last?.notes == "Toilets on the wreck €")
         #expect(findings.map(\.description) == [
             "\(path):1:33: resolved[csv.encoding-fallback]: the file is not UTF-8 from here on; read as Windows-1252, the encoding of spreadsheets saved on Windows",
-            // Both dates could be either; the dots decide (§10.9).
+            // Both dates could be either; the dots decide (§10.11).
             "\(path): resolved[csv.date-order-dotted]: every date could be day-first or month-first (02.03.2024 is 2024-03-02 or 2024-02-03); dates written with dots are day-first by the convention of the countries that write them so (German, Dutch, most of Europe), so they are read day-first; --date-order mdy reads them the other way",
         ])
     }

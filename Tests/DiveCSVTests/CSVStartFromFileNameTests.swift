@@ -5,7 +5,7 @@ import DiveCore
 import TestSupport
 
 /// Issue 18, habit 8: a profile that records no date, in a file whose name carries one
-/// (docs/csv-formats.md §10.10).
+/// (docs/csv-formats.md §10.12).
 @Suite struct CSVStartFromFileNameTests {
     @Test(arguments: [
         ("exports/dive_20210704_1145.txt", "2021-07-04T11:45:00", "20210704_1145"),
