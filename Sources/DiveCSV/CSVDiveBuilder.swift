@@ -37,7 +37,6 @@ struct DiveBuilder {
     private var profile = Profile()
     private var sampleIndex = 0
     private var lastTime: Int?
-    private var firstTime: Int?
     private var ambient: [(time: Int, mbar: Double)] = []
     /// Gases named by gas switches, in order of first use: a profile table's cylinders; and
     /// each one's place in that order.
@@ -82,7 +81,12 @@ struct DiveBuilder {
         var sampleTime: Int?
         if kind == .profile {
             sampleTime = try self.sampleTime(r)
-            if let t = sampleTime, let first = firstTime, t <= first, sampleIndex > 0, reader.codes == nil { return false }
+            // A time that goes back starts another dive (a time repeated is the same instant:
+            // Series keeps its first reading). A coded export repeats a time on every code.
+            if let t = sampleTime, let last = lastTime, t < last, reader.codes == nil {
+                reader.noteTimeRestart(row: r.row, line: r.line, at: t, after: last)
+                return false
+            }
             sampleIndex += 1
             if let t = sampleTime, let last = lastTime, t < last {
                 reader.report(.dropped, "csv.time-backwards", "the sample time goes back (\(t / 1000) s after \(last / 1000) s); the row is not read", row: r.row, line: r.line)
@@ -90,7 +94,6 @@ struct DiveBuilder {
             }
             if let t = sampleTime {
                 lastTime = t
-                if firstTime == nil { firstTime = t }
             }
             if readings >= readingLimit {
                 rowsPastLimit += 1
@@ -754,11 +757,20 @@ struct DiveBuilder {
             if reader.strict { throw DiveError("csv.date-partial", message, at: SourceLocation(file: reader.fileName, line: line, row: row, field: partial.column)) }
             reader.report(.dropped, "csv.date-partial", message, row: row, line: line, column: partial.column, losing: 1)
             return nil
+        } else if kind == .profile, reader.startGivenTaken, reader.startedAt != nil || reader.startInFileName != nil {
+            // One start, given or named, is one dive's: a second dive of the file that records
+            // no date of its own cannot be placed by it (§10.17).
+            let message = "the profile goes on to another dive at row \(row), and records no date for it; the start \(reader.startedAt != nil ? "--started-at gives" : "the file's name carries") is the first dive's, so this dive is left out (read it from a file of its own with its --started-at)"
+            if reader.strict { throw DiveError("csv.dive-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
+            reader.report(.dropped, "csv.dive-without-start", message, row: row, line: line, losing: 1)
+            return nil
         } else if let start = reader.startedAt {
             d.startedAt = start
+            reader.startGivenTaken = true
         } else if kind == .profile, let named = reader.startInFileName {
             // A profile that records no date, in a file whose name does (§10.12).
             d.startedAt = named.start
+            reader.startGivenTaken = true
             reader.reportStartFromFileName(row: row, line: line)
         } else if kind == .profile {
             throw DiveError("csv.no-start", "the profile records no date; give its start with --started-at 2024-05-01T10:12",

@@ -87,6 +87,8 @@ public final class CSVDiveReader: DiveSource {
     /// The start the file's name carries (§10.12), looked for once, when a profile records none.
     lazy var startInFileName: (start: DiveDateTime, text: String)? = CSVValues.startInFileName(file)
     private var startInFileNameReported = false
+    /// Whether a dive has taken the start `--started-at` or the file's name gives.
+    var startGivenTaken = false
     /// How often each dive identity has been handed out.
     private var identities: [String: Int] = [:]
     /// ``CSVLimits/dives``, lowered by tests.
@@ -343,24 +345,20 @@ public final class CSVDiveReader: DiveSource {
                 if let d = try finish(dive) { return d }
             }
         case .profile:
-            var key: [UInt8] = [], rowKey: [UInt8] = []
+            let keyColumns = layout.keyColumns
+            var key = ProfileDiveKey(columns: keyColumns.count)
             while let first = try nextRow() {
                 if layout.isTrailer(first) { reportTrailer(first); continue }
                 var dive = DiveBuilder(reader: self, row: first.row, line: first.line)
                 try dive.apply(layout.metadata)
-                key.removeAll(keepingCapacity: true)
-                let keyed = first.appendKey(of: layout.keyColumns, to: &key) || layout.keyColumns.isEmpty
+                key.reset(to: first, columns: keyColumns)
                 _ = try dive.applyRow(first)
                 var ended = false
                 while let r = try nextRow() {
                     if layout.isTrailer(r) { reportTrailer(r); continue }
-                    // Another dive: another key (a blank one continues the dive), or the
-                    // sample time starting again.
-                    rowKey.removeAll(keepingCapacity: true)
-                    let another: Bool
-                    if r.appendKey(of: layout.keyColumns, to: &rowKey), !keyed || rowKey != key { another = true } else {
-                        another = try !dive.applyRow(r)
-                    }
+                    // Another dive: another key (a blank cell continues the dive), or the
+                    // sample time going back.
+                    let another = try key.isAnother(r, columns: keyColumns) || !dive.applyRow(r)
                     if another {
                         pending = r.kept()
                         ended = true
@@ -428,6 +426,7 @@ public final class CSVDiveReader: DiveSource {
     private func reportEnd() {
         guard !endReported else { return }
         endReported = true
+        reportTimeRestarts()
         if !encodingReported, tokenizer.windows1252Offset != nil {
             encodingReported = true
             findings.append(Finding(.resolved, "csv.encoding-fallback", Self.encodingMessage, at: SourceLocation(file: file)))
@@ -532,6 +531,31 @@ public final class CSVDiveReader: DiveSource {
         report(.inferred, "csv.start-from-file-name",
                "the profile records no date; its start, \(found.start), is taken from the file's name (\"\(CSVDiveReader.quoted(found.text))\" in \"\(CSVDiveReader.quoted(base))\"), as programs name the exports of a dive; --started-at gives another",
                row: row, line: line)
+    }
+
+    /// Profile rows whose sample time went back with no other sign of a new dive, each read
+    /// as another dive's first; and the first of them.
+    private var timeRestarts = 0
+    private var firstTimeRestart: (row: Int, line: Int, time: Int, after: Int)?
+
+    /// Notes that row `row`'s sample time (`time` ms) goes back from the dive's last
+    /// (`after`), which starts another dive: said once per file, with how often (§10.17).
+    func noteTimeRestart(row: Int, line: Int, at time: Int, after: Int) {
+        timeRestarts += 1
+        if firstTimeRestart == nil { firstTimeRestart = (row, line, time, after) }
+    }
+
+    private func reportTimeRestarts() {
+        guard let first = firstTimeRestart else { return }
+        firstTimeRestart = nil
+        let seconds = { (ms: Int) in CSVQuantity.format(Double(ms) / 1000) }
+        let by = layout.keyColumns.isEmpty
+            ? "the table has no column that numbers or dates its dives"
+            : "its \(layout.keyColumns.map { "\"\(layout.columns[$0].name)\"" }.joined(separator: ", ")) stayed the same or blank"
+        let more = timeRestarts == 1 ? "" : ", and at \(timeRestarts - 1) more row\(timeRestarts == 2 ? "" : "s")"
+        findings.append(Finding(.resolved, "csv.time-restarts",
+                                "the sample time goes back at row \(first.row) (\(seconds(first.time)) s after \(seconds(first.after)) s)\(more); \(by), so each such row is read as the first of another dive",
+                                at: SourceLocation(file: file, line: first.line, row: first.row, field: layout.column(.sampleTime)?.name)))
     }
 
     /// Reports something about a column once per file (the message is built only then).

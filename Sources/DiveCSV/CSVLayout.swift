@@ -185,7 +185,7 @@ public struct CSVLayout: Sendable {
             columns[t].meaning = CSVColumnMeaning(.sampleTime, unit: .seconds)
             fields.insert(.sampleTime)
             let shown = values.prefix(3).map(CSVQuantity.format).joined(separator: ", ")
-            findings.append(Finding(.resolved, "csv.time-counts-seconds", "the column \"\(columns[t].name)\" holds no time of day but plain numbers that only increase (\(shown) … in the first \(values.count) rows), beside a depth and no date: read as seconds into the dive, one row per sample",
+            findings.append(Finding(.resolved, "csv.time-counts-seconds", "the column \"\(columns[t].name)\" holds no time of day but plain numbers that increase (\(shown) … in the first \(values.count) rows, starting again only as a new profile would), beside a depth and no date: read as seconds into the dive, one row per sample",
                                     at: SourceLocation(file: file, field: columns[t].name)))
         }
         var kind = CSVLayout.Kind.summary
@@ -221,19 +221,27 @@ public struct CSVLayout: Sendable {
            firstRow.enumerated().allSatisfy({ Int($0.element.trimmingWhitespace()) == $0.offset }) {
             skip = 1
         }
-        let keys: [Int]
+        var keys: [Int] = []
         if kind == .profile {
-            let keyFields: [CSVField] = [.diveNumber, .diveID]
-            if let k = columns.first(where: { keyFields.contains($0.meaning?.field ?? CSVField.ignored) }) {
-                keys = [k.index]
-            } else {
-                // The day, not the time: a time column may be each sample's wall clock. Dives
-                // within one day part where the sample time starts again.
-                let dayFields: Set<CSVField> = [.date, .dateTime, .year, .month, .day]
-                keys = columns.filter { dayFields.contains($0.meaning?.field ?? CSVField.ignored) }.map(\.index)
+            // A dive's number, its day, and its start where every row repeats it: a dive
+            // whose number is blank is still told from the next by its date and start (§10.17).
+            // A start that changes from row to row is each sample's wall clock, no key.
+            let diveFields: Set<CSVField> = [.diveNumber, .diveID, .date, .year, .month, .day]
+            let startFields: Set<CSVField> = [.dateTime, .time]
+            var ahead: [[String]]?
+            for c in columns {
+                guard let f = c.meaning?.field else { continue }
+                if diveFields.contains(f) {
+                    keys.append(c.index)
+                } else if startFields.contains(f), let firstRow, c.index < firstRow.count {
+                    if ahead == nil { ahead = try lookahead() }
+                    let value = firstRow[c.index].trimmingWhitespace()
+                    if let next = ahead!.first(where: { c.index < $0.count && !$0[c.index].trimmingWhitespace().isEmpty }),
+                       !value.isEmpty, next[c.index].trimmingWhitespace() == value {
+                        keys.append(c.index)
+                    }
+                }
             }
-        } else {
-            keys = []
         }
         for c in columns where !reported.contains(c.index) {
             if c.meaning == nil, header != nil, !c.name.isEmpty {
@@ -276,8 +284,10 @@ public struct CSVLayout: Sendable {
     }
 
     /// The values of column `t` in the first row and the rows read ahead, when they are plain
-    /// numbers of 0 or more that increase from row to row (blank cells aside), at least two;
-    /// else `nil`. The rows ahead are read only if the first row's value is such a number.
+    /// numbers of 0 or more that increase from row to row (blank cells aside), at least two
+    /// steps up, and start again only as profiles one after another do: back to no more than
+    /// the first value or the smallest step, after a run of three rows or more; else `nil`.
+    /// The rows ahead are read only if the first row's value is such a number.
     static func increasingNumbers(column t: Int, firstRow: [String]?, lookahead: () throws -> [[String]],
                                   decimalMark: UInt8) throws -> [Double]? {
         func number(_ row: [String]) -> Double? {
@@ -285,12 +295,22 @@ public struct CSVLayout: Sendable {
         }
         guard let firstRow, let first = number(firstRow), first >= 0, first.isFinite else { return nil }
         var values = [first]
+        var restarts: [Int] = []
         for row in try lookahead() {
             guard t < row.count, !row[t].trimmingWhitespace().isEmpty else { continue }
-            guard let v = number(row), v.isFinite, v > values.last! else { return nil }
+            guard let v = number(row), v.isFinite, v >= 0, v != values.last! else { return nil }
+            if v < values.last! { restarts.append(values.count) }
             values.append(v)
         }
-        return values.count >= 2 ? values : nil
+        var steps: [Double] = []
+        for i in values.indices.dropFirst() where !restarts.contains(i) { steps.append(values[i] - values[i - 1]) }
+        guard steps.count >= 2, let step = steps.min() else { return nil }
+        var runStart = 0
+        for r in restarts {
+            guard r - runStart >= 3, values[r] <= max(first, step) else { return nil }
+            runStart = r
+        }
+        return values
     }
 
     /// The text of a comment line (`// x`, `# x`, `/* x`, ` * x`), or `nil` when the record is

@@ -46,23 +46,47 @@ struct CSVRow {
         return tokenizer.withFieldBytes(i) { CSVValues.plainNumber($0, decimalMark: decimalMark) }
     }
 
-    /// The cells of `columns` appended to `key`, each followed by `\u{1}`: `false` when all of
-    /// them are empty.
-    func appendKey(of columns: [Int], to key: inout [UInt8]) -> Bool {
-        var blank = true
-        for c in columns where c < count {
-            if let tokenizer {
-                tokenizer.withFieldBytes(c) { b in
-                    if !b.isEmpty { blank = false }
-                    key.append(contentsOf: b)
-                }
-            } else {
-                if !strings[c].isEmpty { blank = false }
-                key.append(contentsOf: strings[c].utf8)
-            }
-            key.append(1)
+    /// Cell `i`'s bytes, handed to `body` (spaces and tabs around them trimmed); empty for a
+    /// cell past the row's end.
+    func withTrimmedBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        func trimmed(_ b: UnsafeRawBufferPointer) -> R {
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            return body(UnsafeRawBufferPointer(rebasing: b[start..<end]))
         }
-        return !blank
+        guard i < count else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if let tokenizer { return tokenizer.withFieldBytes(i, trimmed) }
+        var s = strings[i]
+        return s.withUTF8 { trimmed(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// What tells one dive of a profile table from the next: the cells of its key columns (a dive
+/// number, its date, its start), as its rows have given them.
+struct ProfileDiveKey {
+    /// Per key column, the cell's bytes; empty until a row gives it.
+    private(set) var cells: [[UInt8]]
+
+    init(columns: Int) { cells = Array(repeating: [], count: columns) }
+
+    /// Starts the key again from `r`'s cells.
+    mutating func reset(to r: CSVRow, columns: [Int]) {
+        for (k, c) in columns.enumerated() {
+            cells[k].removeAll(keepingCapacity: true)
+            r.withTrimmedBytes(c) { cells[k].append(contentsOf: $0) }
+        }
+    }
+
+    /// True when `r` belongs to another dive: one of its key cells holds something other
+    /// than this dive's (a blank cell continues the dive: a dive number written on a dive's
+    /// first row only; a cell this dive left blank and `r` fills is another dive's).
+    func isAnother(_ r: CSVRow, columns: [Int]) -> Bool {
+        for (k, c) in columns.enumerated() {
+            let differs = r.withTrimmedBytes(c) { b in !b.isEmpty && !b.elementsEqual(cells[k]) }
+            if differs { return true }
+        }
+        return false
     }
 }
 

@@ -299,9 +299,9 @@ let csvFilesToCut: [String] = {
     /// A dive's rows past its readings limit are not read, said once at the first; the next
     /// dive is read.
     @Test func aDiveWithTooManyReadings() throws {
-        var text = "Dive Number,Time (s),Depth (m),Temperature (°C)\n"
-        for dive in 1...2 { for s in 0..<8 { text += "\(dive),\(s * 10),\(s),20\n" } }
-        let (dives, findings) = try read(text, CSVReadOptions(startedAt: start)) { $0.readingLimit = 10 }
+        var text = "Dive Number,Date,Time (s),Depth (m),Temperature (°C)\n"
+        for dive in 1...2 { for s in 0..<8 { text += "\(dive),2024-05-0\(dive),\(s * 10),\(s),20\n" } }
+        let (dives, findings) = try read(text) { $0.readingLimit = 10 }
         #expect(dives.map { $0.recordings.first?.profile?.depth?.times.count } == [5, 5])
         #expect(findings == [
             "hostile.csv:7: dropped[csv.too-many-readings]: the dive that starts on row 2 reaches 10 readings, the most one dive holds; its 3 rows from here on are not read",

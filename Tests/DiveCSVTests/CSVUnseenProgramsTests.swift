@@ -91,7 +91,7 @@ struct CSVUnseenProgramsTests {
         #expect(d.submergedTime == 10)
         #expect(d.bottomTemperature == 28.9)
         #expect(findings.map(\.description) == [
-            "\(file): resolved[csv.time-counts-seconds]: the column \"Time\" holds no time of day but plain numbers that only increase (1, 2, 3 … in the first 10 rows), beside a depth and no date: read as seconds into the dive, one row per sample",
+            "\(file): resolved[csv.time-counts-seconds]: the column \"Time\" holds no time of day but plain numbers that increase (1, 2, 3 … in the first 10 rows, starting again only as a new profile would), beside a depth and no date: read as seconds into the dive, one row per sample",
             "\(file): dropped[csv.column-not-carried]: the column \"Pulse\" has no place in a dive log's model; not read",
             "\(file): dropped[csv.column-not-carried]: the column \"Speed\" has no place in a dive log's model; not read",
             "\(file): resolved[csv.unit-assumed]: the column \"Depth\" states no unit; read as m (the metric default)",
