@@ -50,6 +50,7 @@ public final class CSVDiveReader: DiveSource {
 
     private let tokenizer: CSVTokenizer
     private let file: String
+    private let path: String
     /// The file as the user named it.
     public var fileName: String { file }
     /// Values already reported, by code, column and text (hashed: a value may be a long one): a
@@ -114,6 +115,7 @@ public final class CSVDiveReader: DiveSource {
     public init(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions()) throws {
         let name = displayName ?? path
         file = name
+        self.path = path
         self.options = options
         tokenizer = try CSVTokenizer(path: path, displayName: name)
         let dialect = CSVDialect.sniff(tokenizer)
@@ -259,6 +261,22 @@ public final class CSVDiveReader: DiveSource {
     private static func both(_ example: String?) -> String {
         guard let e = example, let d = CSVValues.date(Substring(e), order: .dmy), let m = CSVValues.date(Substring(e), order: .mdy) else { return "ambiguous" }
         return "\(d) or \(m)"
+    }
+
+    /// What the values of each column look like in the table's first rows (the header, the
+    /// preamble and the rows a preset skips left out): `csv inspect` shows them for a table it
+    /// cannot read (§10.18). Reads the file's start again, by a tokenizer of its own.
+    public func columnShapes() throws -> [CSVColumnShape] {
+        if !layout.shapes.isEmpty { return layout.shapes }
+        let dialect = layout.dialect
+        let scan = try CSVTokenizer(path: path, displayName: file, delimiter: dialect.delimiter)
+        let skip = dialect.preambleRecords + (dialect.hasHeader ? 1 : 0) + layout.skipRows
+        var rows: [[String]] = []
+        while rows.count <= CSVLayout.lookaheadRows, try scan.next() {
+            guard scan.row > skip, !scan.isBlank else { continue }
+            rows.append(scan.fields())
+        }
+        return CSVColumnShape.of(rows: rows, width: layout.columns.count, decimalMark: dialect.decimalMark)
     }
 
     public func takeFindings() -> [Finding] {

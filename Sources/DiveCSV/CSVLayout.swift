@@ -56,7 +56,20 @@ public struct CSVLayout: Sendable {
     /// not a logbook.
     public var understandsNothing: Bool {
         let defining: Set<CSVField> = [.date, .dateTime, .time, .year, .duration, .maxDepth, .avgDepth, .sampleTime, .sampleDepth, .sampleAmbientPressure]
-        return preset == nil && !columns.contains { $0.meaning.map { defining.contains($0.field) } ?? false }
+        // A table with no header is one when its values have a dive's shapes: a date or a
+        // rising time, and a depth (then its error says how to name them).
+        let proposed = Set(proposal.map(\.meaning.field))
+        let shaped = !proposed.isDisjoint(with: [.date, .dateTime, .sampleTime]) && !proposed.isDisjoint(with: [.maxDepth, .sampleDepth])
+        return preset == nil && !shaped && !columns.contains { $0.meaning.map { defining.contains($0.field) } ?? false }
+    }
+
+    /// What the values of each column look like in the first rows, for a table with no header
+    /// (§10.18); empty for a table with one.
+    public var shapes: [CSVColumnShape]
+    /// For a table with no header that is no layout umilog knows: what each column most
+    /// likely holds, by position (a line for --map to start from, not read without it).
+    public var proposal: [(column: Int, meaning: CSVColumnMeaning)] {
+        preset == nil && !columns.contains(where: { $0.meaning != nil }) ? CSVColumnShape.proposal(shapes) : []
     }
 
     /// A row that is not part of the table: a lone value after it (APD LogViewer ends with
@@ -87,7 +100,18 @@ public struct CSVLayout: Sendable {
         } else {
             names = (0..<width).map { String($0 + 1) }
         }
-        let preset = CSVPreset.recognise(header: header, preamble: preamble, firstRow: firstRow, width: width)
+        var preset = CSVPreset.recognise(header: header, preamble: preamble, firstRow: firstRow, width: width)
+        // A table with no header: a documented layout its values' shapes match, else the
+        // user's --map by position (§10.18).
+        var shapes: [CSVColumnShape] = []
+        if header == nil, let firstRow {
+            shapes = CSVColumnShape.of(rows: [firstRow] + (try lookahead()), width: width, decimalMark: dialect.decimalMark)
+            if preset == nil, let (layout, evidence) = CSVPreset.recogniseHeaderless(shapes: shapes, dialect: dialect) {
+                preset = layout
+                findings.append(Finding(.resolved, "csv.layout-by-shape", "the table has no header; \(evidence): read as \(layout.title)'s columns",
+                                        at: SourceLocation(file: file)))
+            }
+        }
 
         // Columns: the user's mapping, then the preset's, then the dictionary.
         var columns: [CSVColumn] = []
@@ -267,7 +291,12 @@ public struct CSVLayout: Sendable {
             problem = DiveError("csv.no-date-column", "no column holds the dives' dates (columns: \(columns.map { "\"\($0.name)\"" }.joined(separator: ", "))); name it with --map 'COLUMN=date'",
                             at: SourceLocation(file: file))
         }
-        if kind == .profile, !fields.contains(.sampleTime), interval == nil {
+        if header == nil, preset == nil, !columns.contains(where: { $0.source == .user }), !shapes.isEmpty {
+            let proposal = CSVColumnShape.proposal(shapes)
+            let seen = shapes.enumerated().map { "\($0.offset + 1) \($0.element.description)" }.joined(separator: "; ")
+            problem = DiveError("csv.no-header", "the table has no header row, and its columns (\(seen)) are no layout umilog knows; name them by position with --map\(proposal.isEmpty ? " 'N=FIELD[:UNIT]'" : ", perhaps \(CSVColumnShape.mapLine(proposal))") (umilog csv inspect shows each column)",
+                                at: SourceLocation(file: file))
+        } else if kind == .profile, !fields.contains(.sampleTime), interval == nil {
             problem = DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
                             at: SourceLocation(file: file))
         }
@@ -279,8 +308,8 @@ public struct CSVLayout: Sendable {
             }
         }
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
-                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings, keyColumns: keys,
-                         problem: problem)
+                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings,
+                         keyColumns: keys, problem: problem, shapes: shapes)
     }
 
     /// The values of column `t` in the first row and the rows read ahead, when they are plain

@@ -50,7 +50,7 @@ public struct CSVPreset: Sendable, Hashable {
 
     /// Every preset, for `umilog csv inspect --presets` and the docs.
     public static let all: [CSVPreset] = [
-        subsurfaceDiveList, subsurfaceProfile, shearwaterCloud, apdLogViewer, seabear, reefnetSensus,
+        subsurfaceDiveList, subsurfaceProfile, shearwaterCloud, apdLogViewer, apdLogViewerHeaderless, seabear, reefnetSensus,
         poseidonMkVI, padiLogImporter, umilogSummary, umilogProfile,
     ]
 
@@ -77,10 +77,38 @@ public struct CSVPreset: Sendable, Hashable {
         "gf maximum": CSVColumnMeaning(.gfHigh),
         "start surface pressure": CSVColumnMeaning(.surfacePressure, unit: .millibar),
     ])
-    static let apdLogViewer = CSVPreset("apd-logviewer", "APD LogViewer", kind: .profile, names: [
+    static let apdLogViewer = CSVPreset("apd-logviewer", "APD LogViewer", kind: .profile, names: apdNames)
+    private static let apdNames: [String: CSVColumnMeaning] = [
         "dive time (s)": CSVColumnMeaning(.sampleTime, unit: .seconds),
         "depth (m)": CSVColumnMeaning(.sampleDepth, unit: .metres),
-    ])
+    ]
+    /// The header APD LogViewer writes over its CSV (`docs/csv-formats.md` §4); its `.apd`
+    /// files hold the same columns with no header, at the places Subsurface documents.
+    static let apdHeader = [
+        "Dive Time (s)", "Depth (m)", "PPO2 - Setpoint (Bar)", "PPO2 - C1 Cell 1 (Bar)", "PPO2 - C1 Cell 2 (Bar)",
+        "PPO2 - C1 Cell 3 (Bar)", "PPO2 - C1 Measured (Bar)", "PPO2 - C2 Cell 1 (Bar)", "PPO2 - C2 Cell 2 (Bar)",
+        "PPO2 - C2 Cell 3 (Bar)", "PPO2 - C2 Measured (Bar)", "C1 Battery 1 (Volts)", "C1 Battery 2 (Volts)",
+        "C2 Battery 1 (Volts)", "C2 Battery 2 (Volts)", "Ambient Temp. (Celsius)", "OTU Exposure (%)",
+        "CNS Exposure (%)", "Deco Ceiling (m)", "Gradient Factor",
+    ]
+    static let apdLogViewerHeaderless = CSVPreset("apd-logviewer-headerless", "APD LogViewer (.apd, no header)", kind: .profile,
+                                                  positions: apdHeader.map { apdNames[$0.lowercased()] ?? CSVColumnDictionary.meaning(ofHeader: $0) })
+
+    /// A preset for a table with no header whose columns' shapes are a documented layout, and
+    /// the evidence, as a finding says it (§10.18). APD LogViewer's `.apd` files: 19 or 20
+    /// columns of numbers (Subsurface's DC1 preset reaches column 19), the first whole seconds
+    /// that rise from 0 or one interval, the second a depth, the 16th a water temperature.
+    static func recogniseHeaderless(shapes: [CSVColumnShape], dialect: CSVDialect) -> (CSVPreset, String)? {
+        let numeric: Set<CSVColumnShape.Kind> = [.number, .wholeNumber, .flag]
+        if (19...20).contains(shapes.count), dialect.delimiter == 0x09 || dialect.delimiter == UInt8(ascii: ","),
+           shapes.allSatisfy({ numeric.contains($0.kind) }),
+           shapes[0].kind == .wholeNumber, shapes[0].rising, let t = shapes[0].range, t.lowerBound >= 0, t.lowerBound <= 60,
+           let d = shapes[1].range, d.lowerBound >= 0, d.upperBound <= 350,
+           let w = shapes[15].range, w.lowerBound >= -2, w.upperBound <= 40 {
+            return (apdLogViewerHeaderless, "its \(shapes.count) columns of numbers — whole seconds rising from \(CSVQuantity.format(t.lowerBound)) first, a depth (\(shapes[1].description)) second, a water temperature (\(shapes[15].description)) 16th — are the layout of APD LogViewer's .apd files as Subsurface documents it (docs/csv-formats.md §4)")
+        }
+        return nil
+    }
     static let seabear = CSVPreset("seabear", "Seabear H3 / T1 / HUDC", kind: .profile, names: [
         "time": CSVColumnMeaning(.sampleTime, unit: .seconds),
         "depth": CSVColumnMeaning(.sampleDepth, unit: .metres),

@@ -9,6 +9,8 @@ public struct CSVInspection: Sendable {
     public var findings: [Finding]
     /// Why the dives could not be read, if they could not (an undecided date order …).
     public var error: DiveError?
+    /// For a table that cannot be read: what each column's values look like, by position.
+    public var shapes: [CSVColumnShape] = []
 
     /// The mapping this file was read with, to save and edit (`--write-mapping`).
     public var mapping: CSVMapping {
@@ -50,6 +52,21 @@ public struct CSVInspection: Sendable {
             if let p = d.recordings.first?.profile { parts.append("\(p.sampleCount) samples") }
             out += "  " + parts.joined(separator: ", ") + "\n"
         }
+        if !shapes.isEmpty {
+            // A table it cannot read: each column by position, its values, and a line to start from.
+            out += "columns by position, as their first \(shapes.map(\.count).max() ?? 0) rows show them:\n"
+            for (i, s) in shapes.enumerated() {
+                let c = layout.columns[i]
+                let name = c.name == String(i + 1) ? "" : "  \"\(c.name)\""
+                out += "  \(String(i + 1).leftPadded(3))  \(s.description)\(name)\n"
+            }
+            let understood = Set(layout.columns.filter { $0.meaning != nil }.map(\.index))
+            let proposal = CSVColumnShape.proposal(shapes, understood: understood)
+            if !proposal.isEmpty {
+                out += "start from: umilog csv inspect \(file.shellQuoted) \(CSVColumnShape.mapLine(proposal))\n"
+                out += "            (what the values look like, not what the file says: check each before you import)\n"
+            }
+        }
         if let error { out += "error:      \(error)\n" }
         return out
     }
@@ -68,11 +85,22 @@ public func inspectCSV(path: String, displayName: String? = nil, options: CSVRea
         } catch let e as DiveError {
             error = e
         }
-        return CSVInspection(file: name, layout: reader.layout, dives: dives, findings: reader.takeFindings(), error: error)
+        // A file read to no dive cannot be read, whatever the reason.
+        if error == nil, dives.isEmpty {
+            error = DiveError("csv.no-dives", "the file gives no dive", at: SourceLocation(file: name))
+        }
+        var inspection = CSVInspection(file: name, layout: reader.layout, dives: dives, findings: reader.takeFindings(), error: error)
+        if error != nil { inspection.shapes = (try? reader.columnShapes()) ?? [] }
+        return inspection
     }
 }
 
 extension String {
+    /// The string as a shell word: quoted when it holds anything but letters, digits and `/._-`.
+    fileprivate var shellQuoted: String {
+        allSatisfy({ $0.isLetter || $0.isNumber || "/._-".contains($0) }) ? self : "'" + replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     fileprivate func leftPadded(_ n: Int, with c: Character = " ") -> String {
         count >= n ? self : String(repeating: c, count: n - count) + self
     }

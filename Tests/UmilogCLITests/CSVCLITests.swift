@@ -19,6 +19,26 @@ import TestSupport
         #expect(converted.stdout.contains("\"started_at\": \"2023-06-05T10:02:00\""))
     }
 
+    /// A table it cannot read: `csv inspect` exits 1 and lists the columns by position with
+    /// their values' shapes and a --map line to start from; that line, run, reads the file
+    /// (issue 18, habit 1).
+    @Test func csvInspectProposesAMapForATableItCannotRead() throws {
+        let r = try umilog(["csv", "inspect", "Samples/csv/headerless-dive-list.csv"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("columns by position, as their first 3 rows show them:\n    1  whole numbers 1–3, rising by 1\n    2  dates (\"2021-07-04\" …)\n"))
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("start from: ") })
+        #expect(line == "start from: umilog csv inspect Samples/csv/headerless-dive-list.csv --map '1=dive_number' --map '2=date' --map '3=time' --map '4=max_depth:m' --map '5=duration:min' --map '6=water_temp:c'")
+        #expect(r.stdout.contains("error[csv.no-header]"))
+        let arguments = ["csv", "inspect", "Samples/csv/headerless-dive-list.csv"] + line.split(separator: " ").dropFirst(6).map { $0.replacingOccurrences(of: "'", with: "") }
+        let read = try umilog(arguments)
+        #expect(read.status == 0)
+        #expect(read.stdout.contains("  #1, 2021-07-04T11:45:00, max 18.2 m, 45:00, 24 °C"))
+        // A table with a header and no rows reads no dive: exit 1, not 0.
+        let empty = try Paths.temporaryDirectory() + "/empty.csv"
+        try "Date,Max Depth (m)\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        #expect(try umilog(["csv", "inspect", empty]).status == 1)
+    }
+
     /// Converting a spreadsheet with ambiguous dates fails (exit 1) with the flag named; a
     /// malformed --map is bad usage (exit 2).
     @Test func convertRefusesAmbiguousDatesAndBadMaps() throws {
