@@ -145,7 +145,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
             var commas = 0, points = 0
             for row in shapes[(dialect.hasHeader ? start + 1 : start)...] {
                 for shape in row {
-                    if shape == .decimalComma { commas += 1 } else if shape == .decimalPoint { points += 1 }
+                    if shape == .decimalComma || shape == .quantityComma { commas += 1 } else if shape == .decimalPoint || shape == .quantityPoint { points += 1 }
                 }
             }
             if commas > points { dialect.decimalMark = UInt8(ascii: ",") }
@@ -278,18 +278,24 @@ struct TableStart {
     /// Records from `start` on (blank ones aside) that fit the width, and all of them.
     var fitting: Int
     var total: Int
-    /// The lines the fitting records span: a quoted note's lines are one record of the right
-    /// delimiter, and may pass for many records of another.
+    /// The lines the fitting (or one short) records span: a quoted note's lines are one
+    /// record of the right delimiter, and may pass for many records of another.
     var fittingLines: Int
+    /// Records one cell short of a table four or more wide, no more than a quarter as many as
+    /// those that fit: a writer that leaves an empty cell out (§10.19) still writes the
+    /// table's row.
+    var oneShort = 0
 
-    /// 90 % or more of the records fit.
-    var isConsistent: Bool { fitting * 10 >= total * 9 }
+    /// 90 % or more of the records fit, or are one cell short.
+    var isConsistent: Bool { (fitting + oneShort) * 10 >= total * 9 }
 
-    /// Consistent first, then the one that explains more of the text's lines as its table.
+    /// Consistent first, then the one that explains more of the text's lines as its table,
+    /// then more of its records.
     func isBetter(than other: TableStart) -> Bool {
         if isConsistent != other.isConsistent { return isConsistent }
         if fittingLines != other.fittingLines { return fittingLines > other.fittingLines }
-        return fitting > other.fitting
+        if fitting != other.fitting { return fitting > other.fitting }
+        return fitting + oneShort > other.fitting + other.oneShort
     }
 
     /// The most records (not blank, not comments) a preamble may hold.
@@ -312,16 +318,22 @@ struct TableStart {
             // A header that ends with a delimiter (`…,he (6) [%],`) names one column fewer
             // than it has fields; rows of either width agree with it.
             let named = lines[s].lastNonEmpty
-            var fitting = 0, total = 0, fittingLines = 0
+            var fitting = 0, total = 0, fittingLines = 0, oneShort = 0, oneShortLines = 0
             for line in lines[s...] where !line.isBlank {
                 total += 1
                 if line.fits(width: width) || (named >= 2 && named < width && line.fits(width: named)) {
                     fitting += 1
                     fittingLines += line.lineCount
+                } else if width >= 4, line.fields == width - 1, !line.isCut {
+                    oneShort += 1
+                    oneShortLines += line.lineCount
                 }
             }
             if total < preamble { continue }
-            let candidate = TableStart(start: s, width: width, fitting: fitting, total: total, fittingLines: fittingLines)
+            // Rows a cell short are a writer's slip only while they are few beside the rows
+            // that fit: a table most of whose rows are narrower is that narrower table.
+            if oneShort * 4 > fitting { oneShort = 0 } else { fittingLines += oneShortLines }
+            let candidate = TableStart(start: s, width: width, fitting: fitting, total: total, fittingLines: fittingLines, oneShort: oneShort)
             if let current = best, !candidate.isBetter(than: current) { continue }
             best = candidate
         }

@@ -355,8 +355,9 @@ public final class CSVDiveReader: DiveSource {
         if let problem { finished = true; throw problem }
         switch layout.kind {
         case .summary:
-            while let r = try nextRow() {
+            while var r = try nextRow() {
                 if layout.isTrailer(r) { reportTrailer(r); continue }
+                if r.count < layout.columns.count, let shifted = realigned(r) { r = shifted }
                 var dive = DiveBuilder(reader: self, row: r.row, line: r.line)
                 try dive.apply(layout.metadata)
                 _ = try dive.applyRow(r)
@@ -390,6 +391,21 @@ public final class CSVDiveReader: DiveSource {
         }
         finished = true
         return nil
+    }
+
+    /// A row of a dive list that lacks cells, with empty ones put where its values fit their
+    /// columns best when that is not its end, said (§10.19); `nil` when its end is best.
+    private func realigned(_ r: CSVRow) -> CSVRow? {
+        var cells = r.fields
+        guard let (at, fits) = layout.shiftedCells(cells) else { return nil }
+        let width = layout.columns.count, missing = width - cells.count
+        let moved = CSVDiveReader.quoted(cells[at].trimmingWhitespace())
+        cells.insert(contentsOf: repeatElement("", count: missing), at: at)
+        let place = at == 0 ? "first" : "after \"\(layout.columns[at - 1].name)\""
+        report(.resolved, "csv.row-shifted",
+               "row \(r.row) has \(r.count) cells where the header has \(width), and its values fit their columns only with \(missing == 1 ? "an empty cell" : "\(missing) empty cells") \(place) (\(fits) more of them fit so than with the cells missing at its end): \"\(moved)\" is read under \"\(layout.columns[at + missing].name)\", not under \"\(layout.columns[at].name)\"",
+               row: r.row, line: r.line)
+        return CSVRow(strings: cells, row: r.row, line: r.line)
     }
 
     private func reportTrailer(_ r: CSVRow) {

@@ -12,6 +12,10 @@ enum CSVValueShape: UInt8, Sendable, Hashable {
     /// Digits joined by date and time separators (`2024-09-21`, `10/1/13`, `0:40`,
     /// `2/18/2026 7:37:41 PM`, `12.10.2024`).
     case dateTime
+    /// A number with a decimal point or comma and a unit after it (`18.4 m`, `25,7m`,
+    /// `22,5 °C`): a value, whose mark counts toward the file's decimal mark.
+    case quantityPoint
+    case quantityComma
     /// Anything else.
     case text
 
@@ -38,7 +42,29 @@ enum CSVValueShape: UInt8, Sendable, Hashable {
         while end > start, bytes[end - 1] == 0x20 { end -= 1 }
         guard start < end else { return .empty }
         if let number = number(bytes, start, end) { return number }
-        return isDateTime(bytes, start, end) ? .dateTime : .text
+        if isDateTime(bytes, start, end) { return .dateTime }
+        return quantity(bytes, start, end) ?? .text
+    }
+
+    /// A decimal number followed by a unit: up to one space, then one to five letters, `°`
+    /// or `%` (`18,4 m`, `22.5°C`, `45,5 min`).
+    private static func quantity(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> CSVValueShape? {
+        var cut = end
+        while cut > start, !isDigit(b[cut - 1]) { cut -= 1 }
+        guard cut > start, cut < end, end - cut <= 7 else { return nil }
+        var unit = cut
+        if b[unit] == 0x20 { unit += 1 }
+        guard unit < end else { return nil }
+        for i in unit..<end {
+            let c = b[i] | 0x20
+            // Letters, `%`, and the bytes of `°` (C2 B0) and of `℃`-like signs.
+            guard (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || b[i] == UInt8(ascii: "%") || b[i] >= 0x80 else { return nil }
+        }
+        switch number(b, start, cut) {
+        case .decimalPoint?: return .quantityPoint
+        case .decimalComma?: return .quantityComma
+        default: return nil
+        }
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
