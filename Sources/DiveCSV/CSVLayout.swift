@@ -267,7 +267,9 @@ public struct CSVLayout: Sendable {
                 }
             }
         }
-        for c in columns where !reported.contains(c.index) {
+        // A spreadsheet's flattening of an XML log: its rows are elements, not dives (§10.15).
+        let flattened = header.flatMap { CSVFlattenedXML.recognise(header: $0) }
+        for c in columns where !reported.contains(c.index) && flattened == nil {
             if c.meaning == nil, header != nil, !c.name.isEmpty {
                 findings.append(Finding(.dropped, "csv.column-unknown", "the column \"\(c.name)\" means nothing umilog knows; not read (--map '\(c.name)=FIELD' reads it)",
                                         at: SourceLocation(file: file, field: c.name)))
@@ -300,7 +302,9 @@ public struct CSVLayout: Sendable {
             problem = DiveError("csv.no-sample-time", "the profile has no time column and states no sample interval; name the time column with --map 'COLUMN=sample_time:s'",
                             at: SourceLocation(file: file))
         }
-        if firstRow == nil {
+        if let flattened {
+            problem = DiveError("csv.flattened-xml", flattened.message, at: SourceLocation(file: file, line: dialect.preambleLines + 1))
+        } else if firstRow == nil {
             if header == nil {
                 problem = DiveError("csv.empty", "the file holds no table (no header, no rows)", at: SourceLocation(file: file))
             } else {

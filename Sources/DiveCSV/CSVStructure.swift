@@ -26,6 +26,7 @@ public struct CSVStructureReport: Sendable {
 /// | --- | --- | --- |
 /// | `csv.empty` | error | no rows (nothing but blank lines and a preamble, or nothing at all) |
 /// | `csv.unterminated-quote` | error | a quoted field still open at the end of the file |
+/// | `csv.flattened-xml` | error | the columns are named after an XML log's paths: a spreadsheet's flattening of it (§10.15) |
 /// | `csv.ragged-row` | error | a row with another number of fields than the header |
 /// | `csv.stray-quote` | warning | a quote inside an unquoted field, or text after a closing quote |
 /// | `csv.short-row` | warning | rows that stop after a delimiter before the last column (`2.5;`), once per file |
@@ -179,6 +180,9 @@ struct CSVStructureChecker {
             if keeps("csv.empty") {
                 diagnostics.append(Diagnostic(.error, "csv.empty", "the file holds no rows", at: SourceLocation(file: file)))
             }
+        }
+        if dialect.hasHeader, let flattened = CSVFlattenedXML.recognise(header: columns), keeps("csv.flattened-xml") {
+            diagnostics.append(Diagnostic(.error, "csv.flattened-xml", flattened.message, at: SourceLocation(file: file, line: dialect.preambleLines + 1)))
         }
         if let first = firstShortRow {
             let others = shortRows - 1

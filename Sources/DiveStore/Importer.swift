@@ -258,8 +258,9 @@ struct FileRun {
             return
         }
         let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
-        // A table none of whose columns a dive log has (a manifest, a price list) is not one.
-        if let csv = reader as? CSVDiveReader, csv.layout.understandsNothing {
+        // A table none of whose columns a dive log has (a manifest, a price list) is not one;
+        // a spreadsheet's flattening of an XML log is one, refused by the reader as such.
+        if let csv = reader as? CSVDiveReader, csv.layout.understandsNothing, csv.problem?.code != "csv.flattened-xml" {
             throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
                             at: SourceLocation(file: path, line: 1))
         }

@@ -65,4 +65,24 @@ import TestSupport
         #expect(piped.status == 0)
         #expect(piped.stdout.contains("  #1, 2023-04-03T09:10:00, max 18.288 m, 42:00"))
     }
+
+    /// A spreadsheet's flattening of a UDDF file (§10.15) is refused by every command with the
+    /// same code, exit 1, and nothing written.
+    @Test func aFlattenedXMLLogIsRefusedEverywhere() throws {
+        let file = "Samples/csv/uddf-flattened-by-spreadsheet.csv"
+        let dir = try Paths.temporaryDirectory()
+        let inspected = try umilog(["csv", "inspect", file])
+        #expect(inspected.status == 1)
+        #expect(inspected.stdout.contains("error:      \(file):1: error[csv.flattened-xml]: this is a spreadsheet's flattening of a UDDF file"))
+        let converted = try umilog(["convert", file, "--to", "uddf", "-o", dir + "/out.uddf"])
+        #expect(converted.status == 1)
+        #expect(converted.stderr.contains("error[csv.flattened-xml]"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.uddf"))
+        let validated = try umilog(["validate", file])
+        #expect(validated.status == 1)
+        #expect(validated.stdout.contains("error[csv.flattened-xml]") || validated.stderr.contains("error[csv.flattened-xml]"))
+        let imported = try umilog(["import", file, "--db", dir + "/log.db"])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("error[csv.flattened-xml]"))
+    }
 }
