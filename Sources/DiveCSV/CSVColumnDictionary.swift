@@ -567,7 +567,7 @@ extension CSVColumnDictionary {
         ]),
         (.init(.sampleTime), [
             "sample time", "elapsed", "elapsed time", "runtime", "run time", "laufzeit", "temps ecoule",
-            "tiempo transcurrido", "tempo trascorso", "verstreken tijd",
+            "tiempo transcurrido", "tempo trascorso", "verstreken tijd", "temps", "tempo", "tiempo",
         ]),
         (.init(.sampleDepth), [
             "depth", "sample depth", "current depth", "tiefe", "profondeur", "profundidad", "profondita", "diepte",

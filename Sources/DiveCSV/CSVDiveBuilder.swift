@@ -54,6 +54,8 @@ struct DiveBuilder {
     private var firstRowPastLimit: (row: Int, line: Int)?
     /// The row and line being read (`nil` above the table), for the findings of its values.
     private var at: (row: Int?, line: Int?) = (nil, nil)
+    /// A preamble duration written as a time of day, decided once the samples are read (§10.16).
+    private var clockDuration: (value: ClockShapedDuration, following: CSVMetadata?)?
 
     init(reader: CSVDiveReader, row: Int, line: Int) {
         self.reader = reader; self.row = row; self.line = line
@@ -70,6 +72,10 @@ struct DiveBuilder {
         for (k, m) in metadata.enumerated() {
             // Negative indices: a preamble value is a column of its own for findings and units.
             let column = CSVColumn(name: m.label, index: -1 - k, meaning: m.meaning, source: .preset)
+            if let clock = Self.clockShapedDuration(metadata, at: k, layout: reader.layout, decimalMark: mark) {
+                clockDuration = (clock, metadata[(k + 1)...].first { $0.meaning.field == .duration })
+                continue
+            }
             try set(m.meaning, m.value, column: column, row: nil, line: nil)
         }
     }
@@ -337,7 +343,7 @@ struct DiveBuilder {
                 if m.unit != .hours, let unpadded = CSVValues.unpaddedMinutesSeconds(Substring(value)) {
                     reader.reportColumnOnce(.resolved, "csv.duration-unpadded", c, "\"\(CSVDiveReader.quoted(value))\" writes its seconds without a leading zero; read as \(unpadded.minutes) min \(unpadded.seconds) s (\(Int(s.rounded())) s), minutes and seconds as a dive's length is written, not \(unpadded.minutes) min \(unpadded.seconds)0 s")
                 }
-                if m.unit == nil && !value.contains(":") {
+                if m.unit == nil && CSVValues.number(Substring(value), decimalMark: mark) != nil {
                     reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length")
                 }
             } else { try reader.bad(value, column: c, expected: "a duration", row: row, line: line) }
@@ -745,6 +751,12 @@ struct DiveBuilder {
             reader.report(.dropped, "csv.time-repeated", "\(repeated) reading\(repeated == 1 ? "" : "s") fall on a time the dive's profile already has a reading for (the clock stood still); the first at each time is kept", row: row, line: line)
         }
         var date = self.date, time = self.time
+        if let (clock, following) = clockDuration {
+            let span = kind == .profile ? [profile.depth?.times.last, ambient.last?.time].compactMap { $0 }.max().map { $0 / 1000 } : nil
+            let resolved = resolve(clock, following: following, samplesLast: span)
+            if let start = resolved.start, time == nil { time = start }
+            if let seconds = resolved.seconds { d.submergedTime = seconds }
+        }
         if date == nil, let y = parts[.year], let mo = parts[.month], let day = parts[.day] { date = LocalDate(year: y, month: mo, day: day) }
         if time == nil, let h = parts[.hour], let mi = parts[.minute] { time = TimeOfDay(hour: h, minute: mi, second: parts[.second] ?? 0) }
         if let date {

@@ -168,7 +168,8 @@ public struct CSVLayout: Sendable {
                                         at: SourceLocation(file: file, field: key)))
             }
         }
-        let meaningful = preamble.filter { !($0.count == 1 && Self.commentText($0[0]) == nil) && !$0.allSatisfy { $0.trimmingWhitespace().isEmpty } }
+        // Every record that is not blank: a bare `Key: value` line is read as a comment's is.
+        let meaningful = preamble.filter { !$0.allSatisfy { $0.trimmingWhitespace().isEmpty } }
         var i = 0
         while i < meaningful.count {
             let record = meaningful[i]

@@ -73,10 +73,20 @@ public struct CSVInspection: Sendable {
 }
 
 /// Reads `path` as CSV far enough to say how it is understood, and its first `rows` dives.
+///
+/// Whether the file is a CSV table at all is decided by the sniffer that decides it for
+/// `convert`, `import` and `validate` (``detectFormat(path:displayName:)``), whatever its name
+/// ends with: a `.txt` that is a table is read, prose is refused with the same error as there,
+/// and a dive log of another format is named (`format.not-csv`).
 public func inspectCSV(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions(), dives count: Int = 3) throws -> CSVInspection {
     // Standard input is spooled first: the reader reads the file twice (the date order).
     try withInputFile(path) { file in
         let name = displayName ?? (path == "-" ? "<stdin>" : path)
+        let format = try detectFormat(path: file, displayName: name, csv: options)
+        guard format == .csv || format == .csvProfile else {
+            throw DiveError("format.not-csv", "the file is \(format.entry.name), not a CSV table; umilog inspect shows it, and umilog convert reads it",
+                            at: SourceLocation(file: name, line: 1))
+        }
         let reader = try CSVDiveReader(path: file, displayName: name, options: options)
         var dives: [Dive] = []
         var error: DiveError?

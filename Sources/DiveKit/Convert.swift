@@ -176,7 +176,7 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
 private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport) {
     do {
         try withInputFile(input) { path in
-            let format = try options.from ?? detectFormat(path: path, displayName: input)
+            let format = try options.from ?? detectFormat(path: path, displayName: input, csv: options.csv)
             report.format = format
             do {
                 let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
@@ -218,10 +218,28 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
     }
 }
 
-/// The format of the file at `path`, from its bytes.
-public func detectFormat(path: String, displayName: String? = nil) throws -> FileFormat {
+/// The format of the file at `path`, from its bytes, whatever its name ends with: the one
+/// decision `convert`, `import`, `validate`, `inspect` and `csv inspect` ask. A table is CSV
+/// only when it is a dive table (``requireDiveTable(path:displayName:csv:)``), read with the
+/// CSV options the command was given.
+public func detectFormat(path: String, displayName: String? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> FileFormat {
     let name = displayName ?? path
-    return try detectFormat(head: Sniffer.head(path: path, displayName: name), displayName: name)
+    let format = try detectFormat(head: Sniffer.head(path: path, displayName: name), displayName: name)
+    if format == .csv { try requireDiveTable(path: path, displayName: name, csv: csv) }
+    return format
+}
+
+/// Throws `format.not-a-dive-log` when a file the sniffer reads as a table has no column a dive
+/// log has — no date, time, depth or duration the dictionary, a preset or the user's mapping
+/// names (a manifest, a price list, prose whose sentences hold commas). A table the reader
+/// cannot even lay out is left to the reader, which says why; a spreadsheet's flattening of an
+/// XML log is one, refused by the reader as such (§10.15).
+func requireDiveTable(path: String, displayName name: String, csv: CSVReadOptions) throws {
+    guard let reader = try? CSVDiveReader(path: path, displayName: name, options: csv),
+          reader.layout.understandsNothing, reader.problem?.code != "csv.flattened-xml" else { return }
+    let columns = reader.layout.columns.prefix(3).map { "\"\($0.name)\"" }.joined(separator: ", ")
+    throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has (\(columns)\(reader.layout.columns.count > 3 ? " …" : "")); if it is one, name them with --map 'COLUMN=FIELD'",
+                    at: SourceLocation(file: name, line: 1))
 }
 
 /// The format of a file whose first bytes (at most ``Sniffer/headSize``) are `head`; a dive
@@ -273,10 +291,11 @@ public enum FileKind: Sendable {
 
 /// Classifies a file from its first bytes, as `validate` and `import` walk directories: only an
 /// unreadable file throws.
-public func classifyFile(_ path: String) throws -> FileKind {
+public func classifyFile(_ path: String, csv: CSVReadOptions = CSVReadOptions()) throws -> FileKind {
     let head = try Sniffer.head(path: path, displayName: path)
     do {
         let format = try detectFormat(head: head, displayName: path)
+        if format == .csv { try requireDiveTable(path: path, displayName: path, csv: csv) }
         if format == .json && !Sniffer.declaresDiveJSON(head) {
             return .notADiveLog(DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
                                           at: SourceLocation(file: path, line: 1)))

@@ -18,7 +18,7 @@ public struct InspectSummary: Sendable {
 /// Reads `path` through its streaming reader and summarises it.
 public func inspect(path: String, format forced: FileFormat? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> InspectSummary {
     try withInputFile(path) { file in
-        let format = try forced ?? detectFormat(path: file, displayName: path)
+        let format = try forced ?? detectFormat(path: file, displayName: path, csv: csv)
         let reader = try openReader(path: file, format: format, displayName: path == "-" ? "<stdin>" : path, csv: csv)
         var s = InspectSummary(path: path, format: format)
         while let dive = try reader.next() {

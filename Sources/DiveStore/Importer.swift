@@ -143,7 +143,7 @@ extension LogbookStore {
         var result = FileImport(path: path, format: nil, status: .imported)
         let format: FileFormat
         do {
-            switch try classifyFile(path) {
+            switch try classifyFile(path, csv: options.csv) {
             case .readable(let f): format = f
             case .unsupported(let name, let e): result.status = .unsupported(format: name, e); return result
             case .notADiveLog(let e): result.status = .skipped(e); return result
@@ -258,12 +258,6 @@ struct FileRun {
             return
         }
         let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
-        // A table none of whose columns a dive log has (a manifest, a price list) is not one;
-        // a spreadsheet's flattening of an XML log is one, refused by the reader as such.
-        if let csv = reader as? CSVDiveReader, csv.layout.understandsNothing, csv.problem?.code != "csv.flattened-xml" {
-            throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has",
-                            at: SourceLocation(file: path, line: 1))
-        }
         var index = 0
         var writer: RowWriter?
         while let dive = try reader.next() {

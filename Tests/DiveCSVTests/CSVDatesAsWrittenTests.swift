@@ -88,8 +88,8 @@ import TestSupport
         #expect(findings.map(\.description) == [
             "\(path): resolved[csv.date-order-dotted]: every date could be day-first or month-first (1.8.2024 is 2024-08-01 or 2024-01-08); dates written with dots are day-first by the convention of the countries that write them so (German, Dutch, most of Europe), so they are read day-first; --date-order mdy reads them the other way",
             "\(path): resolved[csv.date-month-named]: \"28 March 2004\" names its month in a word, so it is 2004-03-28 whatever the day/month order of the file's other dates; the column's dates so written are read as they say",
-            "\(path): resolved[csv.unit-assumed]: the column \"Duration\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length",
             "\(path): resolved[csv.duration-unpadded]: \"1:4\" writes its seconds without a leading zero; read as 1 min 4 s (64 s), minutes and seconds as a dive's length is written, not 1 min 40 s",
+            "\(path): resolved[csv.unit-assumed]: the column \"Duration\" states no unit; its plain numbers are read as minutes, how logbooks state a dive's length",
         ])
         #expect(findings.first?.location.field == "Date")
         #expect(findings.last?.location.field == "Duration")

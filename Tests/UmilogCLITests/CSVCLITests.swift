@@ -85,4 +85,53 @@ import TestSupport
         #expect(imported.status == 1)
         #expect(imported.stderr.contains("error[csv.flattened-xml]"))
     }
+
+    /// One sniffer decides for every command whether a file is a CSV dive table, whatever its
+    /// name ends with (§10.16): a `.txt` tab table under a short preamble is read by all four,
+    /// a `.txt` of prose refused by all four as no dive log (before, `csv inspect` read it,
+    /// `validate` passed it and `import` skipped it).
+    @Test func everyCommandAgreesOnATextFile() throws {
+        let dir = try Paths.temporaryDirectory()
+        let table = "Samples/csv/tab-table-with-preamble.txt"
+        let inspected = try umilog(["csv", "inspect", table])
+        #expect(inspected.status == 0)
+        #expect(inspected.stdout.contains("dialect:    tab-separated, decimal point, UTF-8, 3 preamble lines, header, 5 fields"))
+        #expect(inspected.stdout.contains("  2021-07-06T15:30:00, max 12.6 m, 38:00"))
+        let converted = try umilog(["convert", table, "--to", "json", "-q"])
+        #expect(converted.status == 0)
+        #expect(converted.stdout.contains("\"started_at\": \"2021-07-05T09:10:00\""))
+        let validated = try umilog(["validate", table])
+        #expect(validated.status == 0)
+        let imported = try umilog(["import", table, "--db", dir + "/log.db"])
+        #expect(imported.status == 0)
+        #expect(imported.stdout.contains("\(table): csv, 3 dives, 3 imported"))
+
+        let prose = "Samples/csv/trip-notes-prose.txt"
+        // Its sentences hold commas, so the sniffer sees a table of three columns, none a dive log's.
+        let refusal = "\(prose):1: error[format.not-a-dive-log]: the file is a table, but none of its columns is one a dive log has (\"We dived the Blue Hole on the fourth\", \"about 18 m\", \"and the Canyon the next day.\")"
+        let notInspected = try umilog(["csv", "inspect", prose])
+        #expect(notInspected.status == 1)
+        #expect(notInspected.stderr.hasPrefix(refusal))
+        #expect(notInspected.stdout.isEmpty)
+        let notConverted = try umilog(["convert", prose, "--to", "json", "-o", dir + "/prose.json"])
+        #expect(notConverted.status == 1)
+        #expect(notConverted.stderr.contains(refusal))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/prose.json"))
+        let notValidated = try umilog(["validate", prose])
+        #expect(notValidated.status == 2)
+        #expect((notValidated.stdout + notValidated.stderr).contains(refusal))
+        let notImported = try umilog(["import", prose, "--db", dir + "/log.db"])
+        #expect(notImported.stdout.contains("\(prose): skipped: the file is a table, but none of its columns is one a dive log has"))
+        #expect((notImported.stdout + notImported.stderr).contains("1 not dive logs"))
+    }
+
+    /// A dive log of another format is named by `csv inspect`, which reads CSV only.
+    @Test func csvInspectNamesAnotherFormat() throws {
+        let dir = try Paths.temporaryDirectory()
+        let uddf = dir + "/log.uddf"
+        try "<?xml version=\"1.0\"?>\n<uddf version=\"3.2.2\"><generator><name>x</name></generator></uddf>\n".write(toFile: uddf, atomically: true, encoding: .utf8)
+        let r = try umilog(["csv", "inspect", uddf])
+        #expect(r.status == 1)
+        #expect(r.stderr == "\(uddf):1: error[format.not-csv]: the file is UDDF, not a CSV table; umilog inspect shows it, and umilog convert reads it\n")
+    }
 }
