@@ -74,7 +74,8 @@ public struct ValidationReport: Sendable {
 ///   notes, with the ``ModelChecker`` over every dive;
 /// - DiveJSON: the DiveJSON 1.0 schema and the spec's §3 rules (every issue an error),
 ///   then the model checks on a document without errors;
-/// - CSV: DiveCSV's ``checkCSVStructure(path:displayName:)``.
+/// - CSV: DiveCSV's ``checkCSVStructure(path:displayName:)``, then a read of its dives whose
+///   findings become diagnostics (a lost dive, or a file that cannot be read, an error).
 ///
 /// A file of another kind met in a directory is skipped (listed in `skipped`), and so is
 /// JSON that does not name itself DiveJSON; named explicitly, a file that is not a dive log
@@ -182,6 +183,18 @@ final class FileChecker {
         // A file that is not well-formed stops both passes at the same place: say it once.
         let stopped = passes.schemaDiagnostics.contains { $0.code.hasPrefix("xml.") }
         return passes.schemaDiagnostics + passes.readerDiagnostics.filter { !(stopped && $0.code.hasPrefix("xml.")) }
+    }
+
+    /// The table's structure, then, when it has no error, a read of its dives as `convert`
+    /// and `import` read them: a dive it would lose, a date order it cannot decide, columns
+    /// it cannot name are errors here as they fail there. What both passes say of one line
+    /// is said once.
+    func checkCSV(path: String, displayName: String) throws -> [Diagnostic] {
+        let structure = try checkCSVStructure(path: path, displayName: displayName).diagnostics
+        guard !structure.contains(where: { $0.severity == .error }) else { return structure }
+        let said = Set(structure.map { "\($0.code)|\($0.location.line ?? 0)" })
+        let read = try readerDiagnostics(CSVDiveReader(path: path, displayName: displayName), file: displayName)
+        return structure + read.filter { !said.contains("\($0.code)|\($0.location.line ?? 0)") }
     }
 
     func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {

@@ -106,10 +106,27 @@ let invalidSampleLines: [String: Int] = [
         #expect(Diagnostic(Finding(.dropped, "uddf.lead-negative", "m", at: SourceLocation())).severity == .warning)
     }
 
+    /// Our own CSV is clean, and reads back: the one thing a read says is that its `samples`
+    /// column (how many samples each dive's profile has) is no value of a dive.
     @Test func ourOwnCSVIsStructurallyClean() {
         let report = validate(paths: [Paths.samples + "/expected/logbook.csv"])
-        #expect(!report.diagnostics.contains { $0.severity >= .warning }, "\(report.diagnostics)")
+        #expect(report.diagnostics.map { "\($0.code) \($0.location.field ?? "")" } == ["csv.column-not-carried samples"])
         #expect(report.exitCode == 0)
+    }
+
+    /// A CSV is read as convert and import read it: a row that would lose its dive, or a table
+    /// that cannot be read without a flag, is an error (exit 1), not a clean structure.
+    @Test func aCSVThatLosesADiveIsInvalid() throws {
+        let dir = try Paths.temporaryDirectory()
+        try "Date,Max depth (m)\n2021-07-04,18\n,20\n".write(toFile: dir + "/lost.csv", atomically: true, encoding: .utf8)
+        let lost = validate(paths: [dir + "/lost.csv"])
+        #expect(lost.diagnostics.map(\.code) == ["csv.row-without-start"])
+        #expect(lost.diagnostics.first?.severity == .error)
+        #expect(lost.diagnostics.first?.location.line == 3)
+        #expect(lost.exitCode == 1)
+        let ambiguous = validate(paths: [Paths.samples + "/csv/ambiguous-dates.csv"])
+        #expect(ambiguous.diagnostics.map(\.code) == ["csv.date-order-ambiguous"])
+        #expect(ambiguous.exitCode == 1)
     }
 
     @Test func aRaggedCSVRowIsAnErrorAtItsRow() throws {
