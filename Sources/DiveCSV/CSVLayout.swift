@@ -238,6 +238,10 @@ public struct CSVLayout: Sendable {
                 }
             }
         }
+        if kind == .summary, preset == nil {
+            try Self.readByNeighboursAndValues(&columns, &findings, firstRow: firstRow, lookahead: lookahead,
+                                               decimalMark: dialect.decimalMark, file: file)
+        }
         fields = Set(columns.compactMap { $0.meaning?.field })
         var skip = preset?.skipRows ?? 0
         // Rows under the header that number the columns 0, 1, 2 … (and a row of codes above
@@ -315,6 +319,53 @@ public struct CSVLayout: Sendable {
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
                          sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings,
                          keyColumns: keys, problem: problem, shapes: shapes)
+    }
+
+    /// Words that qualify a quantity without naming it: `average` beside `depth` is the
+    /// average depth (google-sheets' `dive,…,depth,average,time`, §10.20).
+    static let bareAverages: Set<String> = ["average", "avg", "mean", "durchschnitt", "mittel", "moyenne", "media", "promedio", "gemiddeld", "gemiddelde"]
+
+    /// Two rules of a dive list's columns that the header alone cannot settle (§10.20): a bare
+    /// `average` right after the greatest depth is the average depth, in its unit; a `Time`
+    /// column of whole numbers (no clock time among them), in a list that has no duration
+    /// column, is each dive's length in minutes, as divers log a "time" (a time of day is
+    /// written with a colon). Each is said.
+    static func readByNeighboursAndValues(_ columns: inout [CSVColumn], _ findings: inout [Finding], firstRow: [String]?,
+                                          lookahead: () throws -> [[String]], decimalMark: UInt8, file: String) throws {
+        for c in columns.indices.dropFirst() where columns[c].meaning == nil && columns[c].source == .none
+            && bareAverages.contains(columns[c].name.folded) && columns[c - 1].meaning?.field == .maxDepth {
+            columns[c].meaning = CSVColumnMeaning(.avgDepth, unit: columns[c - 1].meaning?.unit)
+            columns[c].source = .dictionary
+            findings.append(Finding(.resolved, "csv.column-by-neighbour", "the column \"\(columns[c].name)\" names no quantity, and stands right after the greatest depth \"\(columns[c - 1].name)\": read as the average depth",
+                                    at: SourceLocation(file: file, field: columns[c].name)))
+        }
+        // `Dive` alone could name a dive's site or kind; holding whole numbers, it numbers them.
+        var ahead: [[String]]?
+        func values(_ c: Int) throws -> [String] {
+            guard let firstRow else { return [] }
+            if ahead == nil { ahead = try lookahead() }
+            return ([firstRow] + ahead!).compactMap { c < $0.count ? $0[c].trimmingWhitespace() : nil }.filter { !$0.isEmpty }
+        }
+        if !columns.contains(where: { $0.meaning?.field == .diveNumber }),
+           let d = columns.firstIndex(where: { $0.meaning == nil && $0.source == .none && ["dive", "tauchgang", "plongee", "immersione", "inmersion", "duik"].contains($0.name.folded) }) {
+            let numbers = try values(d)
+            if !numbers.isEmpty, numbers.allSatisfy({ Int($0).map { $0 > 0 } ?? false }) {
+                columns[d].meaning = CSVColumnMeaning(.diveNumber)
+                columns[d].source = .dictionary
+                findings.append(Finding(.resolved, "csv.column-by-values", "the column \"\(columns[d].name)\" holds whole numbers (\(numbers.prefix(3).joined(separator: ", ")) …): read as the dives' numbers",
+                                        at: SourceLocation(file: file, field: columns[d].name)))
+            }
+        }
+        guard !columns.contains(where: { $0.meaning?.field == .duration }), columns.contains(where: { $0.meaning?.field == .date }),
+              let t = columns.firstIndex(where: { $0.source == .dictionary && $0.meaning == CSVColumnMeaning(.time) }),
+              let firstRow, t < firstRow.count else { return }
+        let values = try values(t)
+        let minutes = values.compactMap { Int($0) }
+        guard !values.isEmpty, minutes.count == values.count, minutes.allSatisfy({ (1...600).contains($0) }) else { return }
+        columns[t].meaning = CSVColumnMeaning(.duration, unit: .minutes)
+        let shown = minutes.prefix(3).map(String.init).joined(separator: ", ")
+        findings.append(Finding(.resolved, "csv.time-is-duration", "the column \"\(columns[t].name)\" holds no time of day but whole numbers (\(shown) … in the first \(values.count) rows), in a list of dives with a date and no length: read as each dive's length in minutes",
+                                at: SourceLocation(file: file, field: columns[t].name)))
     }
 
     /// The values of column `t` in the first row and the rows read ahead, when they are plain

@@ -101,6 +101,24 @@ struct CSVUnseenProgramsTests {
         ])
     }
 
+    /// The hand-kept Google Sheets list (§10.20): `dive` of whole numbers numbers the dives, a bare `average`
+    /// after `depth` is the average depth, `time` in whole numbers is minutes. Rows read off
+    /// the file: `268,2018-03-20,"Tioman, Malaysia",North Point,18.9,12.5,51` …
+    /// `273,2018-03-22,…,Sepoi Island,18.9,14,48,` (a trailing comma) … `276,2018-03-23,…,
+    /// Chebeh Island,23.5,14.6,49`.
+    @Test func theGoogleSheetsList() throws {
+        let file = Self.path("google-sheets__dives.csv")
+        let (dives, findings, reader) = try readCSV(file)
+        #expect(dives.map(\.number) == Array(268...276))
+        #expect(dives.map { $0.startedAt?.description } == ["2018-03-20", "2018-03-20", "2018-03-21", "2018-03-21", "2018-03-21", "2018-03-22", "2018-03-22", "2018-03-22", "2018-03-23"])
+        #expect(dives.map(\.maxDepth) == [18.9, 11.9, 24.4, 22.9, 29.3, 18.9, 15.5, 13.7, 23.5])
+        #expect(dives.map(\.avgDepth) == [12.5, 6.4, 14.3, 12.2, 18.6, 14, 12.2, 10.1, 14.6])
+        #expect(dives.map { ($0.submergedTime ?? 0) / 60 } == [51, 49, 50, 53, 35, 48, 48, 45, 49])
+        #expect(dives.map { $0.siteUUIDs.first.flatMap { reader.header.site($0) }?.name } == ["North Point", "ABC Bay", "Lobster Point", "North Point", "MV Sipidan", "Sepoi Island", "Labas Island", "Soyak Island", "Chebeh Island"])
+        #expect(findings.map(\.code) == ["csv.column-by-neighbour", "csv.column-by-values", "csv.time-is-duration", "csv.unit-assumed", "csv.unit-assumed"])
+        #expect(findings[2].message == "the column \"time\" holds no time of day but whole numbers (51, 49, 50 … in the first 9 rows), in a list of dives with a date and no length: read as each dive's length in minutes")
+    }
+
     /// The input of padi_log_importer (§10.7): `08/03/2024` read day-first as that layout is
     /// documented; `Enriched_32` is EAN32; the template's note is no note. Rows 2 and 3 read
     /// off the file: `Egypt - North Safari - 1,Gota Abu Ramada,08/03/2024,50,12,Air,21,79,Your
