@@ -81,7 +81,7 @@ public enum CSVColumnDictionary {
         case .duration, .utcOffset, .surfaceInterval, .sampleTime, .ndl, .tts: return .time
         case .maxDepth, .avgDepth, .visibility, .sampleDepth, .ceiling: return .length
         case .waterTemperature, .airTemperature, .sampleTemperature: return .temperature
-        case .surfacePressure, .workingPressure, .startPressure, .endPressure, .samplePressure, .sampleAmbientPressure, .ppo2:
+        case .surfacePressure, .workingPressure, .startPressure, .endPressure, .samplePressure, .sampleAmbientPressure, .ppo2, .setpoint, .sensorPPO2:
             return .pressure
         case .cylinderSize: return .volume
         case .weight: return .mass

@@ -70,6 +70,12 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     case cns
     /// The gradient factor the computer reports, percent.
     case gradientFactor = "gf"
+    /// The ppO₂ a rebreather's controller holds to, bar: carried as the profile's `setpoint`
+    /// channel (`docs/umilog-extension.md`).
+    case setpoint
+    /// One O₂ cell's ppO₂, bar (``CSVColumnMeaning/index`` says which cell, 1-based): carried as
+    /// the profile's `sensor_ppo2` channel with that `ref`.
+    case sensorPPO2 = "sensor_ppo2"
     case events
     /// Known, and deliberately not read: no member of the model holds it (SAC, heart rate,
     /// battery voltage …). Reported once per column, never silently.
@@ -78,7 +84,7 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     /// True for the columns of one profile sample.
     public var isSample: Bool {
         switch self {
-        case .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .gradientFactor, .events: return true
+        case .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .gradientFactor, .setpoint, .sensorPPO2, .events: return true
         default: return false
         }
     }

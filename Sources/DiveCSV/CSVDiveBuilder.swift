@@ -25,16 +25,20 @@ struct DiveBuilder {
     private var country: String?
     private var latitude: Double?
     private var longitude: Double?
-    private var cylinders: [Int: Cylinder] = [:]
+    var cylinders: [Int: Cylinder] = [:]
     /// Cylinders a cell listed (`12; 7`), by list position.
     private var listed: [Int: Cylinder] = [:]
     /// Nitrogen read for a cylinder (by number, or by list position as its negative), checked
     /// against the cylinder's oxygen and helium when the dive is built.
     private var nitrogen: [Int: (percent: Double, column: CSVColumn, row: Int?, line: Int?)] = [:]
-    private var device = Device()
+    var device = Device()
     private var deco = DecoModel()
     private var surfacePressure: Double?
-    private var profile = Profile()
+    var profile = Profile()
+    /// Channels the model has no member for (a rebreather's setpoint and cells, a battery), in
+    /// order of first reading, for the profile's `umilog` extension; and each one's place by name and ref.
+    var extraChannels: [ExtraSeries] = []
+    var extraPlaces: [String: Int] = [:]
     private var sampleIndex = 0
     private var lastTime: Int?
     private var ambient: [(time: Int, mbar: Double)] = []
@@ -46,10 +50,10 @@ struct DiveBuilder {
     private var pressureChannels: [Int: Int] = [:]
     private var readDiveColumns = false
     /// Readings at a time their channel already had, left out.
-    private var repeated = 0
+    var repeated = 0
     /// Readings kept so far (an event counts one per 16 bytes of its text), and the rows not
     /// read once they reached ``CSVLimits/readingsPerDive``, with the first of them.
-    private var readings = 0
+    var readings = 0
     private var rowsPastLimit = 0
     private var firstRowPastLimit: (row: Int, line: Int)?
     /// The row and line being read (`nil` above the table), for the findings of its values.
@@ -115,6 +119,10 @@ struct DiveBuilder {
         let diveColumns = kind == .summary || !readDiveColumns
         readDiveColumns = true
         let reader = self.reader, active = reader.active
+        if let log = reader.eventLog {
+            try logged(r, log, at: sampleTime)
+            if !diveColumns { return true }
+        }
         for k in active.indices where active[k].index < r.count {
             let (i, m) = active[k]
             let isSample = kind == .profile && m.field.isSample
@@ -429,7 +437,7 @@ struct DiveBuilder {
             try cylinder(m, value, c, row: row, line: line)
         case .surfaceInterval:
             reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
-        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .cns, .events:
+        case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .setpoint, .sensorPPO2, .cns, .events:
             break
         }
     }
@@ -610,7 +618,7 @@ struct DiveBuilder {
 
     // MARK: Samples
 
-    private mutating func sample(_ m: CSVColumnMeaning, _ text: String, at t: Int, column c: CSVColumn, row: Int, line: Int) throws {
+    mutating func sample(_ m: CSVColumnMeaning, _ text: String, at t: Int, column c: CSVColumn, row: Int, line: Int) throws {
         switch m.field {
         case .ndl, .tts:
             guard let time = CSVValues.duration(Substring(text), unit: m.unit ?? .minutes, decimalMark: mark) else {
@@ -652,7 +660,7 @@ struct DiveBuilder {
             switch m.field {
             case .sampleDepth, .ceiling: expected = "a depth"
             case .sampleTemperature: expected = "a temperature"
-            case .samplePressure, .sampleAmbientPressure, .ppo2: expected = "a pressure"
+            case .samplePressure, .sampleAmbientPressure, .ppo2, .setpoint, .sensorPPO2: expected = "a pressure"
             default: expected = "a percentage"
             }
             guard let (v, u) = try number(text, c, m, expected: expected, row: row, line: line) else { return }
@@ -664,7 +672,7 @@ struct DiveBuilder {
     /// such a number can be read in (the text path then says so). Inlined: it is the path of
     /// nearly every cell of a profile.
     @inline(__always)
-    private mutating func plainSample(_ m: CSVColumnMeaning, _ v: Double, at t: Int, column c: @autoclosure () -> CSVColumn) throws -> Bool {
+    mutating func plainSample(_ m: CSVColumnMeaning, _ v: Double, at t: Int, column c: @autoclosure () -> CSVColumn) throws -> Bool {
         switch m.field {
         case .ndl, .tts:
             let unit = m.unit ?? .minutes
@@ -680,7 +688,7 @@ struct DiveBuilder {
     /// One numeric reading, in its unit (the cell's, else the column's, else the file's, else
     /// the column's first value's), into its channel. `text` is the cell as written, for a
     /// value that is no reading (`nil` for a plain number read from its bytes).
-    private mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn,
+    mutating func record(_ m: CSVColumnMeaning, _ v: Double, cellUnit u: CSVUnit?, at t: Int, column c: @autoclosure () -> CSVColumn,
                                  text: String? = nil) throws {
         switch m.field {
         case .sampleDepth:
@@ -705,6 +713,11 @@ struct DiveBuilder {
             }
         case .ppo2:
             if let bar = try convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure, text: text) { Self.append(&profile.ppo2, t, bar * 100, &repeated) }
+        case .setpoint, .sensorPPO2:
+            // Bar, as ppO₂ is written; the model's extra channels (`docs/umilog-extension.md`).
+            if let bar = try convert(v, cellUnit: u ?? (m.unit == nil ? .bar : nil), c(), m, dimension: .pressure, text: text) {
+                extra(m.field == .setpoint ? "setpoint" : "sensor_ppo2", ref: m.field == .sensorPPO2 ? String(m.index ?? 1) : nil, unit: "bar", t, bar)
+            }
         case .cns:
             if let v = try accept(v, .ratio, text: text ?? CSVQuantity.format(v), column: c()) { Self.append(&profile.cns, t, v * 10, &repeated) }
         case .gradientFactor:
@@ -714,26 +727,10 @@ struct DiveBuilder {
         }
     }
 
-    /// A `time,code,value` row: the code says which channel the value is.
-    private mutating func coded(_ r: CSVRow, codes: [Int: PresetCode], at t: Int?) throws {
-        guard let t, r.count >= 3, reader.layout.columns.count >= 3, let code = Int(r.string(1).trimmingWhitespace()) else { return }
-        let column = reader.layout.columns[2]
-        guard let known = codes[code] else {
-            reader.reportUnknownCode(code)
-            return
-        }
-        let text = r.string(2)
-        guard let v = CSVValues.number(Substring(text), decimalMark: mark) else {
-            try reader.bad(text, column: column, expected: "a number", row: r.row, line: r.line)
-            return
-        }
-        try record(known.meaning, v * known.factor, cellUnit: nil, at: t, column: column, text: text)
-    }
-
     /// Appends a reading; a second reading at a time the channel already has (a computer
     /// logging on at the surface with its clock stopped) is counted, not kept: a series' times
     /// increase strictly.
-    private static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double, _ repeated: inout Int) {
+    static func append(_ channel: inout Series?, _ t: Int, _ scaled: Double, _ repeated: inout Int) {
         if channel == nil { channel = Series() }
         if channel!.times.last == t { repeated += 1; return }
         channel!.append(t, Int(scaled.rounded()))
@@ -769,14 +766,18 @@ struct DiveBuilder {
             if reader.strict { throw DiveError("csv.date-partial", message, at: SourceLocation(file: reader.fileName, line: line, row: row, field: partial.column)) }
             reader.report(.dropped, "csv.date-partial", message, row: row, line: line, column: partial.column, losing: 1)
             return nil
-        } else if kind == .profile, reader.startGivenTaken, reader.startedAt != nil || reader.startInFileName != nil {
+        } else if kind == .profile, reader.startGivenTaken, reader.startedAt != nil || reader.companion?.start != nil || reader.startInFileName != nil {
             // One start, given or named, is one dive's: a second dive of the file that records
             // no date of its own cannot be placed by it (§10.17).
-            let message = "the profile goes on to another dive at row \(row), and records no date for it; the start \(reader.startedAt != nil ? "--started-at gives" : "the file's name carries") is the first dive's, so this dive is left out (read it from a file of its own with its --started-at)"
+            let message = "the profile goes on to another dive at row \(row), and records no date for it; the start \(reader.startedAt != nil ? "--started-at gives" : reader.companion?.start != nil ? "its companion file gives" : "the file's name carries") is the first dive's, so this dive is left out (read it from a file of its own with its --started-at)"
             if reader.strict { throw DiveError("csv.dive-without-start", message, at: SourceLocation(file: reader.fileName, line: line, row: row)) }
             reader.report(.dropped, "csv.dive-without-start", message, row: row, line: line, losing: 1)
             return nil
         } else if let start = reader.startedAt {
+            d.startedAt = start
+            reader.startGivenTaken = true
+        } else if kind == .profile, let start = reader.companion?.start {
+            // A Poseidon log's start, in its companion file (§1).
             d.startedAt = start
             reader.startGivenTaken = true
         } else if kind == .profile, let named = reader.startInFileName {
@@ -794,6 +795,8 @@ struct DiveBuilder {
             reader.report(.dropped, "csv.row-without-start", message, row: row, line: line, losing: 1)
             return nil
         }
+        var device = self.device
+        if let companion = reader.companion { Self.apply(companion, to: &device) }
         // Identity: the dive's own id, else its start and number.
         if let id, Identity.embeddedUUID(id) != nil { d.uuid = Identity.embeddedUUID(id)! } else {
             d.uuid = Identity.uuid5(namespace: Identity.csvNamespace,
@@ -807,6 +810,7 @@ struct DiveBuilder {
         }
         // Cylinders: numbered columns first, then listed cells; a nitrogen checked against each.
         var cylinders = self.cylinders, listed = self.listed
+        if let companion = reader.companion { Self.apply(companion, to: &cylinders) }
         for (key, n2) in nitrogen.sorted(by: { $0.key < $1.key }) {
             var cyl = (key > 0 ? cylinders[key] : listed[-key]) ?? Cylinder()
             checkNitrogen(&cyl, n2)
@@ -840,7 +844,9 @@ struct DiveBuilder {
         if !device.isEmpty { recording.device = device }
         if !deco.isEmpty { recording.decoModel = deco }
         recording.surfacePressure = surfacePressure
+        recording.mode = reader.layout.preset?.mode
         var p = profile
+        p.extensions = extraChannelsExtension()
         if !ambient.isEmpty {
             // Depth from the water's absolute pressure: what it adds to the surface pressure,
             // at EN 13319's 1020 kg/m³ (the density dive computers assume). A file that records
@@ -858,7 +864,7 @@ struct DiveBuilder {
         if kind == .profile {
             p.duration = [p.depth, p.temperature, p.ceiling, p.ndl, p.tts, p.ppo2, p.cns].compactMap { $0?.times.last }.max() ?? 0
             p.duration = max(p.duration, p.pressures.compactMap { $0.series.times.last }.max() ?? 0)
-            if !p.isEmpty { recording.profile = p }
+            if !p.isEmpty || p.extensions != nil { recording.profile = p }
             if d.maxDepth == nil, let m = p.depth?.maxValue { d.maxDepth = Double(m) / 100 }
             if d.submergedTime == nil, !(p.depth?.isEmpty ?? true) { d.submergedTime = p.duration / 1000 }
             if d.bottomTemperature == nil, let t = p.temperature?.minValue { d.bottomTemperature = Double(t) / 100 }

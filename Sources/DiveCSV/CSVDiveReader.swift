@@ -45,8 +45,17 @@ public final class CSVDiveReader: DiveSource {
     let timeLimit: Int?
     /// Texts the preset's template leaves for the user to replace, by field (folded).
     let placeholders: [CSVField: Set<String>]
-    /// Codes of a coded export already reported as not carried.
-    private var unknownCodes: Set<Int> = []
+    /// An event-log table's columns (§10.13).
+    let eventLog: CSVEventLog?
+    /// The channel each word of an event log's channel column names (`nil`: none carried), and
+    /// the column its values are reported by (one per word, so that each decides its own unit).
+    private var eventLogChannels: [String: (meaning: CSVColumnMeaning, column: CSVColumn)?] = [:]
+    /// A Poseidon log's companion file (§1), when one is beside it.
+    let companion: CSVCompanion?
+    /// Readings not carried, by what they are (a code of a coded export, a word of an event
+    /// log), counted, and said once each at the end of the file.
+    private var tallies: [String: (order: Int, code: String, field: String, what: String, count: Int)] = [:]
+    private var tallyOverflow = 0
 
     private let tokenizer: CSVTokenizer
     private let file: String
@@ -247,6 +256,36 @@ public final class CSVDiveReader: DiveSource {
         findings += layout.findings
         if let dateOrderFinding { findings.append(dateOrderFinding) }
         header.sourceFormat = "csv"
+        eventLog = layout.eventLog
+        // A Poseidon log keeps its start, serial and diluent beside it (§1).
+        var companion: CSVCompanion?
+        if layout.preset?.id == CSVPreset.poseidonMkVI.id {
+            let found = CSVCompanion.find(besideCSV: path, displayName: name)
+            companion = found.companion
+            if let c = found.companion {
+                let start = c.start != nil && options.startedAt != nil ? "; --started-at gives the start instead of its \(c.start!)" : ""
+                findings.append(Finding(.resolved, "csv.companion", "\"\(Self.baseName(c.fileName))\" beside the log is its MkVI_Config file, as Subsurface pairs them; read from it: \(c.summary)\(start)",
+                                        at: SourceLocation(file: name)))
+                if !c.notRead.isEmpty {
+                    let keys = c.notRead.prefix(4).map { "\"\(Self.quoted($0))\"" }.joined(separator: ", ") + (c.notRead.count > 4 ? " …" : "")
+                    findings.append(Finding(.dropped, "csv.companion-not-carried", "\(c.notRead.count) line\(c.notRead.count == 1 ? "" : "s") of \"\(Self.baseName(c.fileName))\" (\(keys)) \(c.notRead.count == 1 ? "has" : "have") no place in a dive; not read",
+                                            at: SourceLocation(file: name)))
+                }
+            } else if let other = found.notOne {
+                findings.append(Finding(.dropped, "csv.companion-not-read", "\"\(Self.baseName(other))\" beside the log does not start with MkVI_Config (or is over \(CSVTokenizer.size(CSVCompanion.limit))), so it is no MkVI log's companion; not read",
+                                        at: SourceLocation(file: name)))
+            }
+        }
+        self.companion = companion
+        if let preset = layout.preset, let mode = preset.mode {
+            findings.append(Finding(.resolved, "csv.mode-from-preset", "the \(preset.title) is a closed-circuit rebreather, so its recording's mode is \(mode == .closedCircuit ? "closed circuit" : mode.rawValue), as Subsurface sets it",
+                                    at: SourceLocation(file: name)))
+        }
+    }
+
+    /// The last part of a path.
+    static func baseName(_ path: String) -> String {
+        path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? path
     }
 
     /// A quote that is never closed takes the rest of the file into one field: that is not a
@@ -470,6 +509,12 @@ public final class CSVDiveReader: DiveSource {
             findings.append(Finding(.dropped, "csv.encoding-utf16-broken", "\(replaced) unit\(replaced == 1 ? "" : "s") of the file's UTF-16 \(replaced == 1 ? "is" : "are") no character (a surrogate without its pair, or a last odd byte); each is read as �",
                                     at: SourceLocation(file: file)))
         }
+        for t in tallies.values.sorted(by: { $0.order < $1.order }) {
+            findings.append(Finding(.dropped, t.code, "\(t.count) reading\(t.count == 1 ? "" : "s") \(t.what): not read", at: SourceLocation(file: file, field: t.field)))
+        }
+        if tallyOverflow > 0 {
+            findings.append(Finding(.dropped, "csv.channel-not-carried", "\(tallyOverflow) more reading\(tallyOverflow == 1 ? "" : "s") of \(CSVLimits.findingsPerCode) or more other codes or channels are not read", at: SourceLocation(file: file)))
+        }
         for (code, more) in findingsNotListed.sorted(by: { $0.key < $1.key }) {
             let lost = more.lostDives == 0 ? "" : "; they leave out \(more.lostDives) dive\(more.lostDives == 1 ? "" : "s")"
             let finding = Finding(more.kind, code, "\(more.count) more finding\(more.count == 1 ? "" : "s") of this code \(more.count == 1 ? "is" : "are") not listed (a file lists the first \(CSVLimits.findingsPerCode) of each)\(lost)",
@@ -598,11 +643,46 @@ public final class CSVDiveReader: DiveSource {
         findings.append(Finding(kind, code, message(), at: SourceLocation(file: file, field: column.name)))
     }
 
-    /// Readings with a code a coded export does not document: reported once per code.
-    func reportUnknownCode(_ code: Int) {
-        guard unknownCodes.insert(code).inserted else { return }
-        findings.append(Finding(.dropped, "csv.code-not-carried", "readings with code \(code) have no documented meaning umilog could carry; not read",
-                                at: SourceLocation(file: file, field: "code \(code)")))
+    /// A reading of a coded export not carried: its code is undocumented (`what` is `nil`) or
+    /// documented as something the model has no place for. Counted, said once per code at the end.
+    func tallyCode(_ code: Int, _ what: String?) {
+        tally("code \(code)", order: code, code: "csv.code-not-carried", field: "code \(code)",
+              what: "with code \(code) (\(what ?? "no documented meaning umilog could carry"))")
+    }
+
+    /// Counts one reading not carried under `key`; the first ``CSVLimits/findingsPerCode`` keys
+    /// are each said at the end, the rest counted together.
+    private func tally(_ key: String, order: Int, code: String, field: String, what: @autoclosure () -> String) {
+        if tallies[key] != nil { tallies[key]!.count += 1; return }
+        guard tallies.count < CSVLimits.findingsPerCode else { tallyOverflow += 1; return }
+        tallies[key] = (order, code, field, what(), 1)
+    }
+
+    /// The channel a word of an event log's channel column names, and the column its values
+    /// are reported by; `nil` (counted, said at the end) for a word it carries no channel for.
+    func eventLogChannel(_ written: String) -> (meaning: CSVColumnMeaning, column: CSVColumn)? {
+        if let known = eventLogChannels[written] {
+            if known == nil { tallyWord(written) }
+            return known
+        }
+        let word = written.trimmingWhitespace()
+        var found: (meaning: CSVColumnMeaning, column: CSVColumn)?
+        if let m = CSVLayout.eventLogMeaning(word), m.field != .ignored, let log = eventLog {
+            let name = "\(layout.columns[log.value].name) (\(Self.quoted(word)))"
+            found = (m, CSVColumn(name: name, index: -1_000_000 - eventLogChannels.count, meaning: m, source: .dictionary))
+        }
+        // The words kept are few: past the limit, a word is looked up again each time.
+        if eventLogChannels.count < CSVLimits.findingsPerCode { eventLogChannels[written] = .some(found) }
+        if found == nil { tallyWord(written) }
+        return found
+    }
+
+    private func tallyWord(_ written: String) {
+        guard let log = eventLog else { return }
+        let word = written.trimmingWhitespace()
+        let ignored = CSVLayout.eventLogMeaning(word)?.field == .ignored
+        tally("word \(word.folded)", order: tallies.count, code: "csv.channel-not-carried", field: layout.columns[log.channel].name,
+              what: "of the channel \"\(Self.quoted(word))\" (\(ignored ? "which has no place in a dive log's model" : "a channel umilog does not know"))")
     }
 
     /// The unit of a column whose values state none, nor its header, nor the file: decided

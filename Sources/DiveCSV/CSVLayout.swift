@@ -43,6 +43,8 @@ public struct CSVLayout: Sendable {
     public var defaultUnits: [CSVUnit.Dimension: CSVUnit]
     /// Data rows under the header that are not samples (Seabear's unit and column-number rows).
     public var skipRows: Int
+    /// The columns of an event-log table, whose rows each give one channel's reading (§10.13).
+    public var eventLog: CSVEventLog?
     /// Findings about the layout itself (columns and preamble lines not carried).
     var findings: [Finding]
 
@@ -213,8 +215,30 @@ public struct CSVLayout: Sendable {
             findings.append(Finding(.resolved, "csv.time-counts-seconds", "the column \"\(columns[t].name)\" holds no time of day but plain numbers that increase (\(shown) … in the first \(values.count) rows, starting again only as a new profile would), beside a depth and no date: read as seconds into the dive, one row per sample",
                                     at: SourceLocation(file: file, field: columns[t].name)))
         }
+        // Rows of `time, channel, value`, the channel named in words: a profile, one reading a
+        // row, the rows of one time one sample (§10.13).
+        var eventLog: CSVEventLog?
+        var reported = Set<Int>()
+        if preset == nil, header != nil, options.columns.isEmpty,
+           let found = try Self.eventLog(columns: columns, firstRow: firstRow, lookahead: lookahead, decimalMark: dialect.decimalMark) {
+            let log = found.log
+            eventLog = log
+            let timeUnit = columns[log.time].meaning?.unit.flatMap { $0.dimension == .time ? $0 : nil } ?? .seconds
+            columns[log.time].meaning = CSVColumnMeaning(.sampleTime, unit: timeUnit)
+            for c in [log.channel, log.value] + (log.unit.map { [$0] } ?? []) {
+                columns[c].meaning = nil
+                reported.insert(c)
+            }
+            fields = Set(columns.compactMap { $0.meaning?.field })
+            let shown = found.words.prefix(4).map { "\"\(CSVDiveReader.quoted($0))\"" }.joined(separator: ", ") + (found.words.count > 4 ? " …" : "")
+            let unitPart = log.unit.map { ", its unit in \"\(columns[$0].name)\"" } ?? ""
+            findings.append(Finding(.resolved, "csv.event-log", "the table is an event log: each row gives one reading of the channel its column \"\(columns[log.channel].name)\" names (\(shown) in the first \(found.rows) rows), its value in \"\(columns[log.value].name)\"\(unitPart), at the time in \"\(columns[log.time].name)\" (\(timeUnit == .seconds ? "seconds" : timeUnit.rawValue) into the dive); the rows of one time are one sample",
+                                    at: SourceLocation(file: file, field: columns[log.channel].name)))
+        }
         var kind = CSVLayout.Kind.summary
-        if let preset, !preset.codes.isEmpty, let k = preset.kind {
+        if eventLog != nil {
+            kind = .profile
+        } else if let preset, !preset.codes.isEmpty, let k = preset.kind {
             kind = k
         } else if fields.contains(.sampleTime) && perSample {
             kind = .profile
@@ -224,7 +248,6 @@ public struct CSVLayout: Sendable {
                 columns[c].meaning?.field = .sampleTime
             }
         }
-        var reported = Set<Int>()
         if kind == .summary {
             for c in columns.indices where columns[c].source != .user {
                 guard let m = columns[c].meaning?.summarised else { continue }
@@ -317,7 +340,7 @@ public struct CSVLayout: Sendable {
             }
         }
         return CSVLayout(dialect: dialect, preset: preset, columns: columns, kind: kind, dateOrder: nil, metadata: metadata,
-                         sampleInterval: interval, defaultUnits: units, skipRows: skip, findings: findings,
+                         sampleInterval: interval, defaultUnits: units, skipRows: skip, eventLog: eventLog, findings: findings,
                          keyColumns: keys, problem: problem, shapes: shapes)
     }
 

@@ -30,14 +30,17 @@ public struct CSVPreset: Sendable, Hashable {
     /// Texts the layout's template puts in a cell for the user to replace, by the field of
     /// their column (folded): no value.
     let placeholders: [CSVField: Set<String>]
+    /// How the device the export comes from always runs (a rebreather's controller), where
+    /// that is documented.
+    let mode: RecordingMode?
 
     init(_ id: String, _ title: String, kind: CSVLayout.Kind? = nil, names: [String: CSVColumnMeaning] = [:],
          positions: [CSVColumnMeaning?] = [], defaultUnits: [CSVUnit.Dimension: CSVUnit] = [:], skipRows: Int = 0,
          codes: [Int: PresetCode] = [:], timeLimit: Int? = nil, dateOrder: DocumentedDateOrder? = nil,
-         placeholders: [CSVField: Set<String>] = [:]) {
+         placeholders: [CSVField: Set<String>] = [:], mode: RecordingMode? = nil) {
         self.id = id; self.title = title; self.kind = kind; self.names = names; self.positions = positions
         self.defaultUnits = defaultUnits; self.skipRows = skipRows; self.codes = codes
-        self.timeLimit = timeLimit; self.dateOrder = dateOrder; self.placeholders = placeholders
+        self.timeLimit = timeLimit; self.dateOrder = dateOrder; self.placeholders = placeholders; self.mode = mode
     }
 
 
@@ -126,15 +129,41 @@ public struct CSVPreset: Sendable, Hashable {
         CSVColumnMeaning(.sampleTemperature, unit: .kelvin), CSVColumnMeaning(.ignored),
     ])
     /// Headerless `time,code,value` rows; the codes and scales Subsurface documents
-    /// (`docs/csv-formats.md` §1). The start is in a companion `.txt`, not in the CSV.
+    /// (`docs/csv-formats.md` §1). The start, the rig's serial and the diluent are in a
+    /// companion `.txt` (``CSVCompanion``), not in the CSV.
     static let poseidonMkVI = CSVPreset("poseidon-mkvi", "Poseidon MkVI Discovery", kind: .profile, positions: [
         CSVColumnMeaning(.sampleTime, unit: .seconds), CSVColumnMeaning(.ignored), CSVColumnMeaning(.ignored),
     ], codes: [
+        0: PresetCode(event: nil, "mouthpiece position unknown", byValue: [
+            0: "mouthpiece position OC", 1: "mouthpiece position CC", 2: "mouthpiece position unknown", 3: "mouthpiece position not connected",
+        ]),
+        3: PresetCode(event: nil, "power off"),
+        4: PresetCode(.extra(name: "battery_charge", unit: "%"), factor: 1),
+        6: PresetCode(CSVColumnMeaning(.sensorPPO2, unit: .bar, index: 1), factor: 0.01),
+        7: PresetCode(CSVColumnMeaning(.sensorPPO2, unit: .bar, index: 2), factor: 0.01),
         8: PresetCode(CSVColumnMeaning(.sampleDepth, unit: .metres), factor: 0.5),
-        39: PresetCode(CSVColumnMeaning(.sampleTemperature, unit: .celsius), factor: 0.2),
+        9: PresetCode(notCarried: "the greatest depth so far in half metres, which follows from the depth"),
+        10: PresetCode(notCarried: "the ascent or descent rate, which follows from the depth"),
+        11: PresetCode(event: .ascentRate, nil),
         13: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 1), factor: 1),
         14: PresetCode(CSVColumnMeaning(.samplePressure, unit: .bar, index: 2), factor: 1),
-    ], timeLimit: 49151)
+        16: PresetCode(notCarried: "\"remaining dive time #1?\" in Subsurface's comments, with no scale"),
+        17: PresetCode(notCarried: "\"related to O2 injection\" in Subsurface's comments, with no scale"),
+        20: PresetCode(CSVColumnMeaning(.setpoint, unit: .bar), factor: 0.01),
+        22: PresetCode(event: nil, "O2 calibration end", byValue: [2: "O2 calibration failed"]),
+        25: PresetCode(CSVColumnMeaning(.ceiling, unit: .metres), factor: 1),
+        31: PresetCode(event: nil, "O2 calibration start"),
+        37: PresetCode(CSVColumnMeaning(.ndl, unit: .minutes), factor: 1),
+        39: PresetCode(CSVColumnMeaning(.sampleTemperature, unit: .celsius), factor: 0.2),
+        85: PresetCode(notCarried: "the diluent's helium at a gas change, which names no cylinder the model could switch to"),
+        86: PresetCode(notCarried: "the diluent's oxygen at a gas change, which names no cylinder the model could switch to"),
+        239: PresetCode(notCarried: "\"maybe PO2 at sensor validation?\" in Subsurface's comments, with no scale"),
+        240: PresetCode(notCarried: "\"maybe PO2 at sensor validation?\" in Subsurface's comments, with no scale"),
+        247: PresetCode(notCarried: "\"maybe PO2 Cell 1 during pressure test\" in Subsurface's comments, with no scale"),
+        248: PresetCode(notCarried: "\"maybe PO2 Cell 2 during pressure test\" in Subsurface's comments, with no scale"),
+        250: PresetCode(notCarried: "\"PO2 Cell 1\" in Subsurface's comments, beside code 6's cell average; Subsurface does not read it"),
+        251: PresetCode(notCarried: "\"PO2 Cell 2\" in Subsurface's comments, beside code 7's cell average; Subsurface does not read it"),
+    ], timeLimit: 49151, mode: .closedCircuit)
     /// The input of needsomesl33p/padi_log_importer, which posts each row to PADI's online
     /// logbook: the nine columns its script reads, dates day-first (`docs/csv-formats.md` §10.7).
     static let padiLogImporter = CSVPreset("padi-log-importer", "padi_log_importer input (PADI logbook)", kind: .summary, names: [
@@ -181,10 +210,24 @@ struct DocumentedDateOrder: Sendable, Hashable {
     init(_ order: DateOrder, _ source: String) { self.order = order; self.source = source }
 }
 
-/// One code of a `time,code,value` export: the channel its value feeds and the factor that
-/// turns the value into the channel's unit.
+/// One code of a `time,code,value` export: what its value is, and the factor that turns the
+/// value into its unit.
 struct PresetCode: Sendable, Hashable {
-    var meaning: CSVColumnMeaning
+    enum Target: Sendable, Hashable {
+        /// A reading of a channel the reader fills as a column's.
+        case reading(CSVColumnMeaning)
+        /// A reading of a channel the model has no member for, carried under the profile's
+        /// `umilog` channels (`docs/umilog-extension.md`) with its name and unit.
+        case extra(name: String, unit: String)
+        /// Something that happened: its type, its label, and the label some values give instead.
+        case event(EventType?, String?, byValue: [Int: String])
+        /// Documented, and not carried: what it is, as a finding says it.
+        case notCarried(String)
+    }
+    var target: Target
     var factor: Double
-    init(_ meaning: CSVColumnMeaning, factor: Double) { self.meaning = meaning; self.factor = factor }
+    init(_ meaning: CSVColumnMeaning, factor: Double) { target = .reading(meaning); self.factor = factor }
+    init(_ target: Target, factor: Double) { self.target = target; self.factor = factor }
+    init(event type: EventType?, _ label: String?, byValue: [Int: String] = [:]) { target = .event(type, label, byValue: byValue); factor = 1 }
+    init(notCarried what: String) { target = .notCarried(what); factor = 1 }
 }

@@ -34,7 +34,13 @@ public struct CSVInspection: Sendable {
         let width = layout.columns.map { $0.name.count }.max() ?? 0
         for c in layout.columns {
             let name = "\"\(c.name)\"" + String(repeating: " ", count: max(0, width - c.name.count))
-            let meaning = c.meaning.map { $0.field == .ignored ? "not carried" : $0.description } ?? "not understood"
+            var meaning = c.meaning.map { $0.field == .ignored ? "not carried" : $0.description } ?? "not understood"
+            if let log = layout.eventLog {
+                // An event log's channel, value and unit columns (§10.13).
+                if c.index == log.channel { meaning = "the channel of each row (event log)" }
+                if c.index == log.value { meaning = "the value of each row's channel (event log)" }
+                if c.index == log.unit { meaning = "the unit of each row's value (event log)" }
+            }
             out += "  \(String(c.index + 1).leftPadded(3))  \(name)  → \(meaning)\(c.source == .none || c.meaning == nil ? "" : "  (\(c.source.rawValue))")\n"
         }
         if !layout.metadata.isEmpty {

@@ -47,9 +47,10 @@ let handRead: [HandRead] = [
     HandRead(file: "manual-spreadsheet__test41.tsv", options: CSVReadOptions(dateOrder: .mdy),
              dives: 4, start: "2013-10-01T10:34:00", maxDepth: 18, duration: 2700,
              conversion: { $0.avgDepth == 16 }),
-    // Code 8 is depth in half metres (71 → 35.5 m), code 39 temperature in fifths of a °C.
+    // Code 8 is depth in half metres (71 → 35.5 m), code 39 temperature in fifths of a °C. The
+    // profile lasts to its last reading, code 37's remaining time (NDL) at 3683 s (`3683,37,…`).
     HandRead(file: "poseidon-mkvi__Poseidon_MkVILog.csv", options: CSVReadOptions(startedAt: apdStart), preset: "poseidon-mkvi",
-             dives: 1, start: "2011-06-14T11:20:36", maxDepth: 35.5, duration: 3629,
+             dives: 1, start: "2011-06-14T11:20:36", maxDepth: 35.5, duration: 3683,
              conversion: { $0.recordings.first?.profile?.temperature?.values.min() == 2340 }),
     // Absolute pressure in mbar → depth: (6441 − 1013.25) mbar × 100 / (1020 × 9.80665) = 54.26 m;
     // temperature in kelvin (287 K = 13.85 °C).
