@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "DiveArchive", dependencies: ["DiveCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "DiveSuunto", dependencies: ["DiveCore", "DiveXML", "DiveArchive", "DiveJSON"]),
         .target(name: "DiveShearwater", dependencies: ["DiveCore", "DiveXML", "DiveArchive", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "DiveCSV", dependencies: ["DiveCore"]),
+        .target(name: "DiveCSV", dependencies: ["DiveCore", "DiveJSON"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
         .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveFIT", "DiveArchive", "DiveCSV", "DiveJSON"]),

@@ -78,7 +78,7 @@ public enum CSVColumnDictionary {
     /// The dimension a field's unit must have; `nil` for a field that takes no unit.
     static func dimension(of field: CSVField) -> CSVUnit.Dimension? {
         switch field {
-        case .duration, .utcOffset, .surfaceInterval, .sampleTime, .ndl, .tts: return .time
+        case .duration, .utcOffset, .surfaceInterval, .sampleInterval, .sampleTime, .ndl, .tts: return .time
         case .maxDepth, .avgDepth, .visibility, .sampleDepth, .ceiling: return .length
         case .waterTemperature, .airTemperature, .sampleTemperature: return .temperature
         case .surfacePressure, .workingPressure, .startPressure, .endPressure, .samplePressure, .sampleAmbientPressure, .ppo2, .setpoint, .sensorPPO2:
@@ -88,7 +88,7 @@ public enum CSVColumnDictionary {
         case .gfLow, .gfHigh, .oxygen, .helium, .nitrogen, .cns, .gradientFactor: return .ratio
         case .diveNumber, .diveID, .date, .time, .dateTime, .year, .month, .day, .hour, .minute, .second, .site, .location, .country, .latitude, .longitude,
              .position, .trip, .buddy, .guide, .notes, .rating, .diveType, .computer, .serial, .tags, .suit,
-             .gas, .events, .ignored:
+             .gas, .events, .profile, .ignored:
             return nil
         }
     }
@@ -518,6 +518,18 @@ extension CSVColumnDictionary {
             "intervalle surface", "intervalo en superficie", "intervalo de superficie", "intervallo di superficie",
             "intervallo superficie", "oppervlakte-interval",
         ]),
+        // A whole profile in one cell (§10.14); umilog's own `samples` column counts them (its
+        // preset says so).
+        (.init(.profile), [
+            "profile", "dive profile", "profile data", "profile json", "samples", "samples json", "sample data",
+            "waypoints", "tauchprofil", "profildaten", "profil", "profil de plongee", "perfil", "perfil de buceo",
+            "profilo", "profilo immersione", "duikprofiel", "profiel",
+        ]),
+        (.init(.sampleInterval), [
+            "sample interval", "sampling interval", "log interval", "recording interval",
+            "profile interval", "messintervall", "abtastintervall", "intervalle d echantillonnage", "intervalo de muestreo",
+            "intervallo di campionamento", "meetinterval",
+        ]),
         (.init(.surfacePressure), [
             "surface pressure", "start surface pressure", "atmospheric pressure", "air pressure",
             "barometric pressure", "luftdruck", "oberflächendruck", "pression atmospherique", "pression de surface",
@@ -627,7 +639,6 @@ extension CSVColumnDictionary {
             // Summary values without a member, and file bookkeeping.
             "start cns", "end cns", "end date", "end surface pressure", "imperial units", "error history", "firmware",
             "firmware version", "computer firmware version", "log version", "dive log version", "deco code version",
-            "samples",
         ]),
         // Darwin Core: the shallower end of a range of depths, which a dive has no member for.
         (.init(.ignored, unit: .metres), ["minimum depth in meters", "minimum depth in metres"]),

@@ -41,6 +41,10 @@ public enum CSVField: String, Sendable, Hashable, CaseIterable, Codable {
     case tags
     case suit
     case surfaceInterval = "surface_interval"
+    /// A whole profile in one cell of a dive's row, as a JSON array (§10.14).
+    case profile
+    /// The time between the samples of a profile cell that gives depths alone (§10.14).
+    case sampleInterval = "sample_interval"
     case surfacePressure = "surface_pressure"
     case gfLow = "gf_low"
     case gfHigh = "gf_high"

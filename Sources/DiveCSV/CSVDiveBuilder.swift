@@ -8,7 +8,7 @@ struct DiveBuilder {
     /// What every row of the file shares, taken once from the layout (copying it per row
     /// would copy its arrays).
     private let kind: CSVLayout.Kind
-    private let mark: UInt8
+    let mark: UInt8
     private let defaultUnits: [CSVUnit.Dimension: CSVUnit]
     private let readingLimit: Int
 
@@ -49,6 +49,11 @@ struct DiveBuilder {
     /// The place in `profile.pressures` of each cylinder's channel, by gas number.
     private var pressureChannels: [Int: Int] = [:]
     private var readDiveColumns = false
+    /// A row's profile cell, read when the row has been (§10.14), its sample interval, and
+    /// whether a cell gave the dive a profile.
+    var profileCell: (text: String, column: CSVColumn, row: Int?, line: Int?)?
+    var cellInterval: Double?
+    var profileFromCell = false
     /// Readings at a time their channel already had, left out.
     var repeated = 0
     /// Readings kept so far (an event counts one per 16 bytes of its text), and the rows not
@@ -142,6 +147,10 @@ struct DiveBuilder {
                 if r.isBlank(i) { continue }
                 try set(m, r.string(i), column: reader.activeColumns[k], row: r.row, line: r.line)
             }
+        }
+        if let cell = profileCell {
+            profileCell = nil
+            try readProfileCell(cell.text, column: cell.column, row: cell.row, line: cell.line)
         }
         return true
     }
@@ -435,6 +444,19 @@ struct DiveBuilder {
         case .gfHigh: deco.gfHigh = try integer("a gradient factor")
         case .cylinderSize, .workingPressure, .startPressure, .endPressure, .oxygen, .helium, .nitrogen, .gas:
             try cylinder(m, value, c, row: row, line: line)
+        case .profile:
+            // Read once the row is, when an interval column it may need has been (§10.14).
+            profileCell = (value, c, row, line)
+        case .sampleInterval:
+            guard let s = CSVValues.duration(Substring(value), unit: m.unit ?? .seconds, decimalMark: mark) else {
+                try reader.bad(value, column: c, expected: "a time between samples", row: row, line: line)
+                return
+            }
+            guard s > 0, let s = try accept(s, .duration, text: value, column: c) else { return }
+            if m.unit == nil, CSVValues.number(Substring(value), decimalMark: mark) != nil {
+                reader.reportColumnOnce(.resolved, "csv.unit-assumed", c, "the column \"\(c.name)\" states no unit; its plain numbers are read as seconds, how a sample interval is stated")
+            }
+            cellInterval = s
         case .surfaceInterval:
             reader.reportColumnOnce(.dropped, "csv.column-not-carried", c, "the column \"\(c.name)\" (surface interval) follows from the dives' times; not read")
         case .ignored, .sampleTime, .sampleDepth, .sampleTemperature, .samplePressure, .sampleAmbientPressure, .ndl, .tts, .ceiling, .ppo2, .setpoint, .sensorPPO2, .cns, .events:
@@ -861,7 +883,7 @@ struct DiveBuilder {
             p.depth = depth
             recording.salinity = .en13319
         }
-        if kind == .profile {
+        if kind == .profile || profileFromCell {
             p.duration = [p.depth, p.temperature, p.ceiling, p.ndl, p.tts, p.ppo2, p.cns].compactMap { $0?.times.last }.max() ?? 0
             p.duration = max(p.duration, p.pressures.compactMap { $0.series.times.last }.max() ?? 0)
             if !p.isEmpty || p.extensions != nil { recording.profile = p }

@@ -56,6 +56,8 @@ public final class CSVDiveReader: DiveSource {
     /// log), counted, and said once each at the end of the file.
     private var tallies: [String: (order: Int, code: String, field: String, what: String, count: Int)] = [:]
     private var tallyOverflow = 0
+    /// The columns profile cells' keys are reported by, by name, and their places.
+    private var cellKeyColumns: [String: Int] = [:]
 
     private let tokenizer: CSVTokenizer
     private let file: String
@@ -675,6 +677,25 @@ public final class CSVDiveReader: DiveSource {
         if eventLogChannels.count < CSVLimits.findingsPerCode { eventLogChannels[written] = .some(found) }
         if found == nil { tallyWord(written) }
         return found
+    }
+
+    /// The column a profile cell's key is reported by, one per key of each column, so that each
+    /// decides its own unit (§10.14).
+    func cellKeyColumn(_ key: String, meaning: CSVColumnMeaning, of c: CSVColumn) -> CSVColumn {
+        let name = "\(c.name) (\(Self.quoted(key)))"
+        if let index = cellKeyColumns[name] { return CSVColumn(name: name, index: index, meaning: meaning, source: .dictionary) }
+        let index = -2_000_000 - cellKeyColumns.count
+        // The keys kept are few: past the limit, a key shares the last column's place.
+        if cellKeyColumns.count < CSVLimits.findingsPerCode { cellKeyColumns[name] = index }
+        return CSVColumn(name: name, index: index, meaning: meaning, source: .dictionary)
+    }
+
+    /// A key of a profile cell's samples that names nothing the model carries: counted, said
+    /// once per key and column at the end.
+    func tallyKey(_ key: String, column c: CSVColumn) {
+        let ignored = CSVLayout.eventLogMeaning(key)?.field == .ignored
+        tally("key \(c.index) \(key)", order: tallies.count, code: "csv.profile-key-not-carried", field: c.name,
+              what: "of the key \"\(Self.quoted(key))\" in the profiles of column \"\(c.name)\" (\(ignored ? "which has no place in a dive log's model" : "a key umilog does not know"))")
     }
 
     private func tallyWord(_ written: String) {

@@ -48,6 +48,11 @@ public enum CSVLimits {
     /// on every row of a large file costs no memory.
     public static let findingsPerCode = 100
 
+    /// The longest cell read as a whole profile (a JSON array, §10.14): 512 KiB, a two-hour dive
+    /// sampled every second as `{"time":…,"depth":…,"temp":…}` objects. It is parsed whole, so
+    /// what it costs is bounded here; a longer cell is `csv.profile-cell-too-long` (`dropped`, at
+    /// its row and column) and the rest of the dive is read.
+    public static let profileCellBytes = 512 << 10
     /// The most of a value a message quotes: 60 characters, then `…`.
     public static let quotedValueCharacters = 60
 

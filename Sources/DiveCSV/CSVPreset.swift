@@ -171,7 +171,8 @@ public struct CSVPreset: Sendable, Hashable {
         "title": CSVColumnMeaning(.ignored),
     ], dateOrder: DocumentedDateOrder(.dmy, "DD/MM/YYYY, the order the padi_log_importer input is documented to use (docs/csv-formats.md §10.7)"),
     placeholders: [.notes: ["your notes go here"]])
-    static let umilogSummary = CSVPreset("umilog-csv", "umilog csv", kind: .summary)
+    /// umilog's own summary: its `samples` column counts a dive's samples (CSVSummaryWriter).
+    static let umilogSummary = CSVPreset("umilog-csv", "umilog csv", kind: .summary, names: ["samples": CSVColumnMeaning(.ignored)])
     static let umilogProfile = CSVPreset("umilog-csv-profile", "umilog csv-profile", kind: .profile)
 
     /// The preset the file is, from its header, preamble and first row.

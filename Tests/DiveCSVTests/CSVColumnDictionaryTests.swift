@@ -127,15 +127,17 @@ let sampleHeaderRows: [HeaderRowExpectation] = [
         m(.diveNumber), m(.date), m(.time), m(.utcOffset), m(.duration), m(.maxDepth, .metres), m(.avgDepth, .metres),
         m(.waterTemperature, .celsius), m(.airTemperature, .celsius), m(.site), m(.location), m(.latitude),
         m(.longitude), m(.trip), m(.gas), m(.cylinderSize, .litres), m(.startPressure, .bar), m(.endPressure, .bar),
+        // `samples` names a profile cell to the dictionary (§10.14); umilog's own preset reads
+        // its count as not carried.
         m(.visibility, .metres), m(.weight, .kilograms), m(.rating), m(.diveType), m(.buddy), m(.computer),
-        m(.ignored), m(.notes), m(.diveID),
+        m(.profile), m(.notes), m(.diveID),
     ]),
     .init(file: "logbook.imperial.csv", line: 1, delimiter: ",", meanings: [
         m(.diveNumber), m(.date), m(.time), m(.utcOffset), m(.duration), m(.maxDepth, .feet), m(.avgDepth, .feet),
         m(.waterTemperature, .fahrenheit), m(.airTemperature, .fahrenheit), m(.site), m(.location), m(.latitude),
         m(.longitude), m(.trip), m(.gas), m(.cylinderSize, .litres), m(.startPressure, .psi), m(.endPressure, .psi),
         m(.visibility, .feet), m(.weight, .pounds), m(.rating), m(.diveType), m(.buddy), m(.computer),
-        m(.ignored), m(.notes), m(.diveID),
+        m(.profile), m(.notes), m(.diveID),
     ]),
     .init(file: "logbook.profile.csv", line: 1, delimiter: ",", meanings: [
         m(.diveNumber), m(.date), m(.time), m(.utcOffset), m(.sampleTime, .seconds), m(.sampleDepth, .metres),

@@ -4,7 +4,7 @@ import DiveCore
 import TestSupport
 
 /// Issue 18, habit 10: a cylinder and a position each in one cell (§10.10). The JSON-array
-/// profile in one cell is not read yet.
+/// profile in one cell is `CSVProfileCellTests` (§10.14).
 @Suite struct CSVCompoundCellTests {
     /// `Samples/csv/compound-cells.csv`.
     @Test func aCylinderAndAPositionInOneCellEach() throws {
