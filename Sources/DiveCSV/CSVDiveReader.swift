@@ -199,6 +199,7 @@ public final class CSVDiveReader: DiveSource {
         let dateField = dateColumns.first.map { layout.columns[$0].name }
         if let forced = options.dateOrder {
             layout.dateOrder = forced
+            layout.dateOrderEvidence = "given by --date-order"
         } else if dates.datesSeen > 0, problem == nil {
             if dates.isContradictory {
                 problem = DiveError("csv.date-order-conflict",
@@ -212,6 +213,11 @@ public final class CSVDiveReader: DiveSource {
                                 at: SourceLocation(file: name, field: dateField))
             } else if let order = dates.order {
                 layout.dateOrder = order
+                switch order {
+                case .ymd: layout.dateOrderEvidence = "every date is written year first"
+                case .dmy: layout.dateOrderEvidence = dates.dayFirstEvidence.map { "\($0) can only be day-first" } ?? dates.dottedExample.map { "\($0) is written with dots, day-first by convention" }
+                case .mdy: layout.dateOrderEvidence = dates.monthFirstEvidence.map { "\($0) can only be month-first" }
+                }
                 if dates.isDayFirstByDots, let example = dates.dottedExample {
                     // The dots decide, and say so: the order is a convention, not in the values.
                     dateOrderFinding = Finding(.resolved, "csv.date-order-dotted",
@@ -221,6 +227,7 @@ public final class CSVDiveReader: DiveSource {
             } else if let documented {
                 // Dates that cannot decide their order are read in the one the layout documents.
                 layout.dateOrder = documented.order
+                layout.dateOrderEvidence = "every date could be either; read as \(documented.source)"
                 let other = documented.order == .dmy ? "mdy" : "dmy"
                 dateOrderFinding = Finding(.resolved, "csv.date-order-documented",
                                            "every date could be day-first or month-first (\(dates.ambiguousExample ?? "") is \(Self.both(dates.ambiguousExample))); read as \(documented.source); --date-order \(other) reads them the other way",

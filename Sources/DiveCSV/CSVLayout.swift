@@ -35,6 +35,9 @@ public struct CSVLayout: Sendable {
     public var kind: Kind
     /// The day/month order of the dates, once decided.
     public var dateOrder: DateOrder?
+    /// What decided ``dateOrder``, as `csv inspect` says it: the flag, a date that can only be
+    /// read one way, the dots' convention, the layout's documentation.
+    public var dateOrderEvidence: String?
     /// What the preamble states about the dive(s).
     public var metadata: [CSVMetadata]
     /// Seconds between samples, for a profile with no time column.

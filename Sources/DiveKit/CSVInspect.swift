@@ -25,7 +25,7 @@ public struct CSVInspection: Sendable {
         out += "table:      \(layout.kind == .summary ? "summary, one row per dive" : "profile, one row per sample")\n"
         if let i = layout.sampleInterval { out += "interval:   \(DecimalNumber(i).map { "\($0)" } ?? "\(i)") s between samples\n" }
         let order: String
-        if let d = layout.dateOrder { order = d.rawValue } else if error?.code.hasPrefix("csv.date-order") == true { order = "undecided (give --date-order dmy|mdy)" } else { order = "no dates in the file" }
+        if let d = layout.dateOrder { order = d.rawValue + (layout.dateOrderEvidence.map { " (\($0))" } ?? "") } else if error?.code.hasPrefix("csv.date-order") == true { order = "undecided (give --date-order dmy|mdy)" } else { order = "no dates in the file" }
         out += "date order: \(order)\n"
         if !layout.defaultUnits.isEmpty {
             out += "units:      \(layout.defaultUnits.values.map(\.rawValue).sorted().joined(separator: ", ")) where a column states none\n"

@@ -268,6 +268,15 @@ func readCSVText(_ text: String, _ options: CSVReadOptions = CSVReadOptions()) t
 }
 
 @Suite struct CSVReaderRuleTests {
+    /// The date order's evidence, as csv inspect shows it: a date that can only be read one way.
+    @Test func theDateOrderSaysWhatDecidedIt() throws {
+        let (_, _, reader) = try readCSVText("Date,Max depth (m)\n03/04/2023,18\n13/04/2023,20\n")
+        #expect(reader.layout.dateOrder == .dmy)
+        #expect(reader.layout.dateOrderEvidence == "13/04/2023 can only be day-first")
+        let (_, _, mdy) = try readCSVText("Date,Max depth (m)\n03/04/2023,18\n04/13/2023,20\n")
+        #expect(mdy.layout.dateOrderEvidence == "04/13/2023 can only be month-first")
+    }
+
     /// A column that states no unit is read in one unit, decided by its first value.
     @Test func aColumnNeverMixesUnits() throws {
         let (dives, findings, _) = try readCSVText("Date,Start Pressure,Water Temp\n2024-01-01,3000,50\n2024-01-02,1200,46\n2024-01-03,390,44\n")

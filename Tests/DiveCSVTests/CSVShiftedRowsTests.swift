@@ -12,6 +12,7 @@ import TestSupport
         let (dives, findings, reader) = try readCSV(Paths.samples + "/csv/shifted-rows.csv")
         #expect(reader.layout.dialect.delimiter == UInt8(ascii: ";"))
         #expect(reader.layout.dialect.decimalMark == UInt8(ascii: ","))
+        #expect(reader.layout.dateOrderEvidence == "04.07.2021 is written with dots, day-first by convention")
         #expect(dives.map(\.maxDepth) == [18.4, 25.7, 22, 12.5, 16.1, 9.8, 14])
         #expect(dives.map(\.submergedTime) == [2700, 3060, 2280, 3720, 3300, 4200, 3480])
         #expect(dives.map { $0.cylinders.first?.gasName } == ["EAN32", nil, "Air", "EAN36", "EAN32", "Air", "EAN32"])

@@ -13,6 +13,7 @@ import TestSupport
         let mapping = try Paths.temporaryDirectory() + "/mapping.json"
         let decided = try umilog(["csv", "inspect", "Samples/csv/ambiguous-dates.csv", "--date-order", "dmy", "--write-mapping", mapping])
         #expect(decided.status == 0)
+        #expect(decided.stdout.contains("date order: dmy (given by --date-order)\n"))
         #expect(decided.stdout.contains("  #1, 2023-04-03T09:10:00, max 18.288 m, 42:00"))
         let converted = try umilog(["convert", "Samples/csv/ambiguous-dates.csv", "--mapping", mapping, "--to", "json", "-q"])
         #expect(converted.status == 0)
