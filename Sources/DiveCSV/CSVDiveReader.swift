@@ -123,7 +123,10 @@ public final class CSVDiveReader: DiveSource {
     private var interned: [String: String] = [:]
     private var internedBytes = 0
 
-    public init(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions()) throws {
+    /// `readingDateOrder: false` leaves the date order undecided, saving the pass over every
+    /// date it takes: for a caller that only asks what the table is (its ``layout``'s columns).
+    public init(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions(),
+                readingDateOrder: Bool = true) throws {
         let name = displayName ?? path
         file = name
         self.path = path
@@ -173,7 +176,7 @@ public final class CSVDiveReader: DiveSource {
         // rows after it), read ahead in a pass of its own unless --date-order gives it.
         for m in layout.metadata where m.meaning.field == .date || m.meaning.field == .dateTime { dates.observe(Substring(m.value)) }
         let dateColumns = layout.columns.indices.filter { [.date, .dateTime].contains(layout.columns[$0].meaning?.field) }
-        if !dateColumns.isEmpty, firstRow != nil, options.dateOrder == nil {
+        if !dateColumns.isEmpty, firstRow != nil, options.dateOrder == nil, readingDateOrder {
             let scan = try CSVTokenizer(path: path, displayName: name, delimiter: dialect.delimiter)
             var seen = Set<String>()
             var last = [String](repeating: "", count: dateColumns.count)

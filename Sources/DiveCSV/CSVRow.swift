@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The cells of one data row. While the tokenizer stands on the row they are read where they
 /// lie, so a profile's numbers never become strings; a row kept for later (the first of the
 /// next dive, read ahead) holds its cells as strings.
@@ -63,18 +69,21 @@ struct CSVRow {
 }
 
 /// What tells one dive of a profile table from the next: the cells of its key columns (a dive
-/// number, its date, its start), as its rows have given them.
+/// number, its date, its start), as its first row gave them, one after another in one buffer
+/// (a profile compares them on every row).
 struct ProfileDiveKey {
-    /// Per key column, the cell's bytes; empty until a row gives it.
-    private(set) var cells: [[UInt8]]
+    private var bytes: [UInt8] = []
+    /// Where each key column's cell lies in `bytes`.
+    private var ends: [Int]
 
-    init(columns: Int) { cells = Array(repeating: [], count: columns) }
+    init(columns: Int) { ends = Array(repeating: 0, count: columns) }
 
     /// Starts the key again from `r`'s cells.
     mutating func reset(to r: CSVRow, columns: [Int]) {
+        bytes.removeAll(keepingCapacity: true)
         for (k, c) in columns.enumerated() {
-            cells[k].removeAll(keepingCapacity: true)
-            r.withTrimmedBytes(c) { cells[k].append(contentsOf: $0) }
+            r.withTrimmedBytes(c) { bytes.append(contentsOf: $0) }
+            ends[k] = bytes.count
         }
     }
 
@@ -82,11 +91,20 @@ struct ProfileDiveKey {
     /// than this dive's (a blank cell continues the dive: a dive number written on a dive's
     /// first row only; a cell this dive left blank and `r` fills is another dive's).
     func isAnother(_ r: CSVRow, columns: [Int]) -> Bool {
-        for (k, c) in columns.enumerated() {
-            let differs = r.withTrimmedBytes(c) { b in !b.isEmpty && !b.elementsEqual(cells[k]) }
-            if differs { return true }
+        bytes.withUnsafeBytes { all in
+            var start = 0
+            for (k, c) in columns.enumerated() {
+                let end = ends[k]
+                let differs = r.withTrimmedBytes(c) { b in
+                    guard !b.isEmpty else { return false }
+                    guard b.count == end - start else { return true }
+                    return memcmp(all.baseAddress! + start, b.baseAddress!, b.count) != 0
+                }
+                if differs { return true }
+                start = end
+            }
+            return false
         }
-        return false
     }
 }
 

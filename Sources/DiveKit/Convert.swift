@@ -235,7 +235,7 @@ public func detectFormat(path: String, displayName: String? = nil, csv: CSVReadO
 /// cannot even lay out is left to the reader, which says why; a spreadsheet's flattening of an
 /// XML log is one, refused by the reader as such (§10.15).
 func requireDiveTable(path: String, displayName name: String, csv: CSVReadOptions) throws {
-    guard let reader = try? CSVDiveReader(path: path, displayName: name, options: csv),
+    guard let reader = try? CSVDiveReader(path: path, displayName: name, options: csv, readingDateOrder: false),
           reader.layout.understandsNothing, reader.problem?.code != "csv.flattened-xml" else { return }
     let columns = reader.layout.columns.prefix(3).map { "\"\($0.name)\"" }.joined(separator: ", ")
     throw DiveError("format.not-a-dive-log", "the file is a table, but none of its columns is one a dive log has (\(columns)\(reader.layout.columns.count > 3 ? " …" : "")); if it is one, name them with --map 'COLUMN=FIELD'",

@@ -189,12 +189,26 @@ final class FileChecker {
     /// and `import` read them: a dive it would lose, a date order it cannot decide, columns
     /// it cannot name are errors here as they fail there. What both passes say of one line
     /// is said once.
+    /// The two passes stream the file at once, on two cores.
     func checkCSV(path: String, displayName: String) throws -> [Diagnostic] {
-        let structure = try checkCSVStructure(path: path, displayName: displayName).diagnostics
+        let passes = CSVPasses()
+        DispatchQueue.concurrentPerform(iterations: 2) { pass in
+            do {
+                if pass == 0 {
+                    passes.structure = try checkCSVStructure(path: path, displayName: displayName).diagnostics
+                } else {
+                    passes.read = try readerDiagnostics(CSVDiveReader(path: path, displayName: displayName), file: displayName)
+                }
+            } catch {
+                if pass == 0 { passes.structureError = error } else { passes.readError = error }
+            }
+        }
+        if let e = passes.structureError { throw e }
+        let structure = passes.structure
         guard !structure.contains(where: { $0.severity == .error }) else { return structure }
+        if let e = passes.readError { throw e }
         let said = Set(structure.map { "\($0.code)|\($0.location.line ?? 0)" })
-        let read = try readerDiagnostics(CSVDiveReader(path: path, displayName: displayName), file: displayName)
-        return structure + read.filter { !said.contains("\($0.code)|\($0.location.line ?? 0)") }
+        return structure + passes.read.filter { !said.contains("\($0.code)|\($0.location.line ?? 0)") }
     }
 
     func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
@@ -216,6 +230,14 @@ final class FileChecker {
 }
 
 /// The two passes' results, each written by its own thread only, and read after both end.
+/// What the two passes over a CSV found, each written by its own pass only.
+private final class CSVPasses: @unchecked Sendable {
+    var structure: [Diagnostic] = []
+    var structureError: (any Error)?
+    var read: [Diagnostic] = []
+    var readError: (any Error)?
+}
+
 private final class Passes: @unchecked Sendable {
     let schema: UDDFSchemaValidator
     var schemaDiagnostics: [Diagnostic] = []
