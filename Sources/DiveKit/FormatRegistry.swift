@@ -4,6 +4,7 @@ import DiveJSON
 import DiveSSRF
 import DiveShearwater
 import DiveSuunto
+import DiveUDCF
 import DiveUDDF
 
 // The one table of formats. Adding a format is its module plus one line in `FormatRegistry.all`:
@@ -133,6 +134,7 @@ public enum FormatRegistry {
                     open: { path, name, _ in try SuuntoJSONReader(path: path, displayName: name) }),
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: ShearwaterXML.sniff, open: { path, name, _ in try ShearwaterXMLReader(path: path, displayName: name) }),
         FormatEntry("shearwater-db", "Shearwater Cloud database", sniff: ShearwaterDB.sniff, open: { path, name, _ in try ShearwaterDBReader(path: path, displayName: name) }),
+        FormatEntry("udcf", "UDCF", sniff: UDCF.sniff, open: { path, name, _ in try UDCFReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
@@ -141,7 +143,6 @@ public enum FormatRegistry {
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         FormatEntry("macdive", "MacDive XML", sniff: { $0.root == "dives" && $0.contains("<schema>") ? .likely : .none }),
         FormatEntry("divinglog", "Diving Log XML", sniff: { $0.root == "divinglog" ? .certain : .none }),
-        FormatEntry("udcf", "UDCF", sniff: { $0.root == "profile" && ($0.xmlRootTag?.lowercased().contains("udcf") ?? false) ? .certain : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
         FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { $0.text.starts(with: Array("FSH|".utf8)) ? .certain : .none }),
         FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",

@@ -135,7 +135,7 @@ func csvRecords(_ text: String) -> [Int] {
 struct UnsupportedInputTests {
     @Test(arguments: [
         ("other/divinglog__DivingLog6_export.xml", "a Diving Log XML logbook (root element <Divinglog>)"),
-        ("other/divinglog__TestDiveDivingLog5.08.udcf", "a UDCF logbook (root element <PROFILE>)"),
+        // other/divinglog__TestDiveDivingLog5.08.udcf is read now (DiveUDCF's UDCFReader).
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
         ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
