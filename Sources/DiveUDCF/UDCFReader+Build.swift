@@ -52,7 +52,8 @@ extension UDCFState {
     func buildDive(_ d: UDCFDiveDraft) -> Dive? {
         let path = "dive/\(d.index)"
         let s = d.scalars
-        guard let (startedAt, startOK) = Optional(readStart(d, path: path)), startOK else { return nil }
+        let (startedAt, startOK) = readStart(d, path: path)
+        guard startOK else { return nil }
         let units = units(for: d, path: path)
         var dive = Dive(uuid: Identity.uuid5(namespace: UDCF.namespace, name: "dive:#\(d.index)"), startedAt: startedAt)
         dive.provenance = Provenance(format: "udcf", file: file, index: d.index, line: d.line, positionalIdentity: true)

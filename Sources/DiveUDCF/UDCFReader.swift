@@ -36,9 +36,21 @@ public enum UDCF {
     public static func sniff(_ input: SniffInput) -> SniffConfidence {
         guard input.root == "profile" else { return .none }
         if input.xmlRootTag?.lowercased().contains("udcf") ?? false { return .certain }
-        let folded = SniffInput(bytes: [], text: input.text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 },
-                                isWholeInput: input.isWholeInput, xmlRoot: nil, xmlRootTag: nil, isJSON: false)
-        return folded.contains("<repgroup") || folded.contains("<dive>") ? .likely : .none
+        return containsFolded(input.text, "<repgroup") || containsFolded(input.text, "<dive>") ? .likely : .none
+    }
+
+    /// True when `text` holds `needle` (lowercase ASCII), its letters in any case.
+    private static func containsFolded(_ text: [UInt8], _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard n.count <= text.count else { return false }
+        var i = 0
+        while i + n.count <= text.count {
+            var k = 0
+            while k < n.count, (text[i + k] >= 0x41 && text[i + k] <= 0x5A ? text[i + k] | 0x20 : text[i + k]) == n[k] { k += 1 }
+            if k == n.count { return true }
+            i += 1
+        }
+        return false
     }
 }
 
