@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "DiveCSV", dependencies: ["DiveCore", "DiveJSON"]),
         .target(name: "DiveJSON", dependencies: ["DiveCore"]),
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveFIT", "DiveArchive", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveDL7", dependencies: ["DiveCore"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveFIT", "DiveDL7", "DiveArchive", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
@@ -63,6 +64,7 @@ let package = Package(
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),
+        .testTarget(name: "DiveDL7Tests", dependencies: ["DiveDL7", "DiveCore", "TestSupport"]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ],
     swiftLanguageModes: [.v6]
