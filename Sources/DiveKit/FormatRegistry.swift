@@ -1,4 +1,5 @@
 import DiveCSV
+import DiveDL7
 import DiveFIT
 import DiveJSON
 import DiveSSRF
@@ -135,6 +136,8 @@ public enum FormatRegistry {
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: ShearwaterXML.sniff, open: { path, name, _ in try ShearwaterXMLReader(path: path, displayName: name) }),
         FormatEntry("shearwater-db", "Shearwater Cloud database", sniff: ShearwaterDB.sniff, open: { path, name, _ in try ShearwaterDBReader(path: path, displayName: name) }),
         FormatEntry("udcf", "UDCF", sniff: UDCF.sniff, open: { path, name, _ in try UDCFReader(path: path, displayName: name) }),
+        FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { DL7.sniff($0.bytes) ? .certain : .none },
+                    open: { path, name, _ in try DL7Reader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
@@ -144,7 +147,6 @@ public enum FormatRegistry {
         FormatEntry("macdive", "MacDive XML", sniff: { $0.root == "dives" && $0.contains("<schema>") ? .likely : .none }),
         FormatEntry("divinglog", "Diving Log XML", sniff: { $0.root == "divinglog" ? .certain : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
-        FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { $0.text.starts(with: Array("FSH|".utf8)) ? .certain : .none }),
         FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
     ]

@@ -142,8 +142,7 @@ struct UnsupportedInputTests {
         ("macdive/macdive__data.xml", "a MacDive XML logbook (root element <dives>)"),
         ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
         ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Seac Sync and others) logbook"),
-        ("other/divinglog__divinglog_9_dives_1.zxu", "a DAN DL7 (ZXL/ZXU) logbook"),
-        ("other/suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL", "a DAN DL7 (ZXL/ZXU) logbook"),
+        // other/'s two DL7 exports (.zxu, .ZXL) are read now (DiveDL7's DL7Reader).
     ])
     func aDiveLogInAFormatNotReadYetIsNamed(file: String, named: String) throws {
         let report = convert(inputs: [Paths.corpus + "/" + file], options: ConvertOptions(to: .csv), standardOutput: Capture())

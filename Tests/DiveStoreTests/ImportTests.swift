@@ -188,14 +188,14 @@ struct CorpusImportTests {
             guard case .unsupported(let format, _) = f.status else { return ("", "") }
             return (f.path.split(separator: "/").last.map(String.init)!, format)
         })
-        // json/ 2, other/ 9 (with JDiveLog and Seac Sync's SQLite), dl7/ 3, udcf/ 2, divinglog/ 3
+        // json/ 2, other/ 7 (with JDiveLog and Seac Sync's SQLite), udcf/ 2, divinglog/ 3
         // (Diving Log XML and SQLite, Subsurface's divelogs.de export), shearwater/ 3 (Shearwater's
         // XML and its Cloud database), fit/ 6, macdive/ 5. (other/'s Suunto DM4 export left this
         // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived, and fit/'s six, 33 → 27, with
         // the FIT reader; json/'s two and shearwater/'s three, 27 → 22, with the Suunto app JSON and
-        // Shearwater readers; udcf/'s two and other/'s three UDCF files, 22 → 17, with the UDCF
-        // reader.)
-        #expect(unsupported.count == 17)
+        // Shearwater readers; udcf/'s two and other/'s three UDCF files, and dl7/'s three and
+        // other's two DL7 exports, 22 → 12, with the UDCF and DL7 readers.)
+        #expect(unsupported.count == 12)
         #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
         #expect(unsupported["macdive__nightdive.xml"] == "MacDive XML")
         #expect(unsupported["macdive-synthetic__imperial_small.xml"] == "MacDive XML")
@@ -204,9 +204,9 @@ struct CorpusImportTests {
         #expect(unsupported["divinglog__DivingLog6_export.xml"] == "Diving Log XML")
         #expect(unsupported["divinglog__data.xml"] == "Diving Log XML")
         #expect(unsupported["suunto-app__suunto_ocean_air.json"] == nil)
-        #expect(unsupported["suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL"] == "DAN DL7 (ZXL/ZXU)")
+        #expect(unsupported["suunto-dm__Suunto_Dive_Manager_9_dives_1.ZXL"] == nil)
         // CR line ends, as the classic Mac wrote them.
-        #expect(unsupported["divelogdt__divelog.zxu"] == "DAN DL7 (ZXL/ZXU)")
+        #expect(unsupported["divelogdt__divelog.zxu"] == nil)
         // Read now, through libxml2's recovery (its <device> is never closed).
         #expect(unsupported["diveboard-plugin__DB_UDCF_41__1.udcf"] == nil)
         // Skipped: the files umilog does not recognise, in the walk's order, each with its code.
@@ -253,13 +253,16 @@ struct CorpusImportTests {
         // 390 → 391 inserted (main's counts stay: it fails there).
         // The five UDCF files hold 53 dives: the Diveboard plugin's 41, MacDive's 1, Diving Log's
         // 9, and the 2011-05-17 Sund Rock dive twice (Diving Log 5.0.8's and divelogs.de's), which
-        // Diving Log's UDDF and the DLD export already hold — 2 duplicates, 51 new: 507 → 560
-        // read, 92 → 94 duplicates, 384 → 435 new, 391 → 442 inserted.
+        // Diving Log's UDDF and the DLD export already hold. The five DL7 files hold 27 dives
+        // (DiveLogDT 5, Subsurface's hand-made 3, Submersion's imperial 1, Diving Log's 9, Suunto
+        // Dive Manager's 9); the Suunto ZXL's 9 are the Diving Log ZXU's 9 again (two exports of
+        // one logbook), and those 9 are Diving Log's UDCF 9 too: 507 → 587 read (53 + 27),
+        // 92 → 112 duplicates (2 + 9 + 9), 384 → 444 new (51 + 18 − 9), 391 → 451 inserted.
         #expect(main.alreadyImported == 19)
-        #expect(main.duplicates == 94)
-        #expect(main.inserted == 435)
-        #expect(read == 560)
-        #expect(inserted == 442)
+        #expect(main.duplicates == 112)
+        #expect(main.inserted == 444)
+        #expect(read == 587)
+        #expect(inserted == 451)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])
