@@ -34,12 +34,14 @@ open class XMLDiveReader: DiveSource {
     ///   - lenient: read past what is not well-formed (see ``XMLPushParser/lenient``).
     ///   - checksDeclaredEncoding: believe the declaration's encoding only where the bytes can be
     ///     in it (see ``XMLPushParser/checksDeclaredEncoding``).
+    ///   - acceptedDoctypeRoot: the root a DOCTYPE without internal subset may name (see
+    ///     ``XMLPushParser/acceptedDoctypeRoot``).
     package init(path: String, displayName: String, state: any XMLDiveState, lenient: Bool = false,
-                 checksDeclaredEncoding: Bool = false) throws {
+                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil) throws {
         self.displayName = displayName
         self.state = state
         parser = try XMLPushParser(path: path, displayName: displayName, handler: state, lenient: lenient,
-                                   checksDeclaredEncoding: checksDeclaredEncoding)
+                                   checksDeclaredEncoding: checksDeclaredEncoding, acceptedDoctypeRoot: acceptedDoctypeRoot)
         state.parser = parser
         state.accountant.parser = parser
     }

@@ -180,12 +180,21 @@ package final class XMLPushParser {
     /// set it aside and the text was read as UTF-8 (for the reader to report).
     package private(set) var ignoredEncoding: String?
 
+    /// The root element a `<!DOCTYPE>` may name and be read past, when it has no internal
+    /// subset (MacDive's `<!DOCTYPE dives SYSTEM "http://www.mac-dive.com/macdive_logbook.dtd">`):
+    /// such a declaration only names a DTD, which is never fetched, and declares no entity. Any
+    /// other DOCTYPE still refuses. `nil` for formats that never carry one.
+    package let acceptedDoctypeRoot: String?
+
     /// Opens `path` (or standard input for `-`) for parsing.
-    /// - Parameter checksDeclaredEncoding: see ``checksDeclaredEncoding``.
+    /// - Parameters:
+    ///   - checksDeclaredEncoding: see ``checksDeclaredEncoding``.
+    ///   - acceptedDoctypeRoot: see ``acceptedDoctypeRoot``.
     package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false,
-                 checksDeclaredEncoding: Bool = false) throws {
+                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil) throws {
         self.handler = Unmanaged.passUnretained(handler)
         self.lenient = lenient
+        self.acceptedDoctypeRoot = acceptedDoctypeRoot
         self.displayName = displayName
         self.checksDeclaredEncoding = checksDeclaredEncoding
         encoding = nil
@@ -206,6 +215,7 @@ package final class XMLPushParser {
         self.displayName = displayName
         self.encoding = encoding
         checksDeclaredEncoding = false
+        acceptedDoctypeRoot = nil
         input = nil
         buffer = []
     }
@@ -330,9 +340,15 @@ package final class XMLPushParser {
             }
         }
         sax.cdataBlock = sax.characters
-        sax.internalSubset = { ctx, _, _, _ in
+        sax.internalSubset = { ctx, name, _, _ in
             guard let ctx else { return }
             let parser = Unmanaged<XMLPushParser>.fromOpaque(ctx).takeUnretainedValue()
+            // libxml2 calls this after the DOCTYPE's name and external id, the blanks after
+            // them skipped: an internal subset would start here with `[`.
+            if let root = parser.acceptedDoctypeRoot, let name, String(cString: name) == root,
+               let cur = parser.context?.pointee.input?.pointee.cur, cur.pointee != UInt8(ascii: "[") {
+                return
+            }
             parser.stop(with: XMLProblem.doctype(at: parser.location()))
             // Halted at once here (libxml2 has no char-data buffer in hand at this callback),
             // before any declaration of the internal subset is parsed or stored.

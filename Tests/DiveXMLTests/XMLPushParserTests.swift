@@ -16,12 +16,13 @@ final class Recorder: XMLEventHandler {
     }
 }
 
-func parse(_ xml: String, lenient: Bool = false) throws -> (Recorder, XMLPushParser, Error?) {
+func parse(_ xml: String, lenient: Bool = false, acceptedDoctypeRoot: String? = nil) throws -> (Recorder, XMLPushParser, Error?) {
     let dir = try Paths.temporaryDirectory()
     let path = dir + "/in.xml"
     try xml.write(toFile: path, atomically: true, encoding: .utf8)
     let recorder = Recorder()
-    let parser = try XMLPushParser(path: path, displayName: "in.xml", handler: recorder, lenient: lenient)
+    let parser = try XMLPushParser(path: path, displayName: "in.xml", handler: recorder, lenient: lenient,
+                                   acceptedDoctypeRoot: acceptedDoctypeRoot)
     do {
         while try parser.step() {}
         return (recorder, parser, nil)
@@ -100,6 +101,20 @@ func parse(_ xml: String, lenient: Bool = false) throws -> (Recorder, XMLPushPar
     @Test func theLenientModeStillRefusesADoctype() throws {
         let (_, _, error) = try parse("<!DOCTYPE log [<!ENTITY x \"y\">]>\n<log>&x;</log>\n", lenient: true)
         #expect((error as? DiveError)?.code == "xml.doctype")
+    }
+
+    /// MacDive's DOCTYPE names its root and an external DTD: read past when the reader accepts
+    /// that root (the DTD is not fetched); an internal subset, or another root, still refuses.
+    @Test func anAcceptedDoctypeWithoutInternalSubsetIsReadPast() throws {
+        let macdive = "<!DOCTYPE dives SYSTEM \"http://127.0.0.1:9/macdive_logbook.dtd\">\n<dives><dive/></dives>\n"
+        let (recorder, _, error) = try parse(macdive, acceptedDoctypeRoot: "dives")
+        #expect(error == nil && recorder.opened == ["dives", "dive"])
+        let (_, _, unaccepted) = try parse(macdive)
+        #expect((unaccepted as? DiveError)?.code == "xml.doctype")
+        let (_, _, otherRoot) = try parse("<!DOCTYPE log SYSTEM \"x.dtd\">\n<log/>\n", acceptedDoctypeRoot: "dives")
+        #expect((otherRoot as? DiveError)?.code == "xml.doctype")
+        let (inner, _, subset) = try parse("<!DOCTYPE dives SYSTEM \"x.dtd\" [<!ENTITY x \"y\">]>\n<dives>&x;</dives>\n", acceptedDoctypeRoot: "dives")
+        #expect((subset as? DiveError)?.code == "xml.doctype" && !inner.text.contains("y"))
     }
 
     @Test func nestingPastTheLimitIsRefusedBeforeItCostsMemory() throws {
