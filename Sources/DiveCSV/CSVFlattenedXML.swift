@@ -76,7 +76,7 @@ public struct CSVFlattenedXML: Sendable, Hashable {
         case "divelog"?: return ("Subsurface XML", true)
         case "divinglog"?: return ("Diving Log XML", false)
         case "jdivelog"?: return ("JDiveLog", false)
-        case "dives"?: return ("MacDive XML", false)
+        case "dives"?: return ("MacDive XML", true)
         default: break
         }
         let lower = Set(elements.map { $0.lowercased() })

@@ -2,6 +2,7 @@ import DiveCSV
 import DiveDL7
 import DiveFIT
 import DiveJSON
+import DiveMacDive
 import DiveSSRF
 import DiveShearwater
 import DiveSuunto
@@ -135,6 +136,7 @@ public enum FormatRegistry {
                     open: { path, name, _ in try SuuntoJSONReader(path: path, displayName: name) }),
         FormatEntry("shearwater-xml", "Shearwater XML", sniff: ShearwaterXML.sniff, open: { path, name, _ in try ShearwaterXMLReader(path: path, displayName: name) }),
         FormatEntry("shearwater-db", "Shearwater Cloud database", sniff: ShearwaterDB.sniff, open: { path, name, _ in try ShearwaterDBReader(path: path, displayName: name) }),
+        FormatEntry("macdive", "MacDive XML", sniff: MacDive.sniff, open: { path, name, _ in try MacDiveReader(path: path, displayName: name) }),
         FormatEntry("udcf", "UDCF", sniff: UDCF.sniff, open: { path, name, _ in try UDCFReader(path: path, displayName: name) }),
         FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { DL7.sniff($0.bytes) ? .certain : .none },
                     open: { path, name, _ in try DL7Reader(path: path, displayName: name) }),
@@ -144,7 +146,6 @@ public enum FormatRegistry {
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
-        FormatEntry("macdive", "MacDive XML", sniff: { $0.root == "dives" && $0.contains("<schema>") ? .likely : .none }),
         FormatEntry("divinglog", "Diving Log XML", sniff: { $0.root == "divinglog" ? .certain : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
         FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",

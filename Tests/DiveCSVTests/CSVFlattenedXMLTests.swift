@@ -56,7 +56,7 @@ import TestSupport
     /// root.
     @Test func theMessageNamesWhatTheXMLIs() throws {
         let macdive = try #require(CSVFlattenedXML.recognise(header: ["/dives/dive/maxDepth", "/dives/dive/date"]))
-        #expect(macdive.message.hasSuffix("export the MacDive XML file itself (umilog recognises it but does not read it yet), or a CSV of one row per dive"))
+        #expect(macdive.message.hasSuffix("export the MacDive XML file itself and read that"))
         let other = try #require(CSVFlattenedXML.recognise(header: ["/logbook/entry/when", "/logbook/entry/deep"]))
         #expect(other.message.hasPrefix("this is a spreadsheet's flattening of an XML file (root element <logbook>): 2 of its 2 columns"))
         #expect(other.message.hasSuffix("read the XML file itself, or export a CSV of one row per dive"))

@@ -139,7 +139,7 @@ struct UnsupportedInputTests {
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
         ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
-        ("macdive/macdive__data.xml", "a MacDive XML logbook (root element <dives>)"),
+        // macdive/macdive__data.xml is read now (DiveMacDive's MacDiveReader).
         ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
         ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Seac Sync and others) logbook"),
         // other/'s two DL7 exports (.zxu, .ZXL) are read now (DiveDL7's DL7Reader).

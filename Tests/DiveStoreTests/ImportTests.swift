@@ -193,12 +193,12 @@ struct CorpusImportTests {
         // XML and its Cloud database), fit/ 6, macdive/ 5. (other/'s Suunto DM4 export left this
         // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived, and fit/'s six, 33 → 27, with
         // the FIT reader; json/'s two and shearwater/'s three, 27 → 22, with the Suunto app JSON and
-        // Shearwater readers; udcf/'s two and other/'s three UDCF files, and dl7/'s three and
-        // other's two DL7 exports, 22 → 12, with the UDCF and DL7 readers.)
-        #expect(unsupported.count == 12)
+        // Shearwater readers; udcf/'s two and other/'s three UDCF files, dl7/'s three and other's
+        // two DL7 exports and macdive/'s five, 22 → 7, with the UDCF, DL7 and MacDive readers.)
+        #expect(unsupported.count == 7)
         #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
-        #expect(unsupported["macdive__nightdive.xml"] == "MacDive XML")
-        #expect(unsupported["macdive-synthetic__imperial_small.xml"] == "MacDive XML")
+        #expect(unsupported["macdive__nightdive.xml"] == nil)
+        #expect(unsupported["macdive-synthetic__imperial_small.xml"] == nil)
         #expect(unsupported["jdivelog__TestDiveJDiveLog.jlb"] == "JDiveLog")
         #expect(unsupported["divinglog__TestDivingLog4.1.1.sql"]?.hasPrefix("SQLite") == true)
         #expect(unsupported["divinglog__DivingLog6_export.xml"] == "Diving Log XML")
@@ -258,11 +258,14 @@ struct CorpusImportTests {
         // Dive Manager's 9); the Suunto ZXL's 9 are the Diving Log ZXU's 9 again (two exports of
         // one logbook), and those 9 are Diving Log's UDCF 9 too: 507 → 587 read (53 + 27),
         // 92 → 112 duplicates (2 + 9 + 9), 384 → 444 new (51 + 18 − 9), 391 → 451 inserted.
+        // The five MacDive XML files hold 15 dives (data.xml 10, MissingProps 2, doubles,
+        // nightdive and the imperial fixture 1 each): 587 → 602 read, 444 → 459 new, 451 → 466
+        // inserted.
         #expect(main.alreadyImported == 19)
         #expect(main.duplicates == 112)
-        #expect(main.inserted == 444)
-        #expect(read == 587)
-        #expect(inserted == 451)
+        #expect(main.inserted == 459)
+        #expect(read == 602)
+        #expect(inserted == 466)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])
