@@ -85,7 +85,7 @@ extension MacDiveState {
         // The dive's apparatus, where every gas's supply type names one: a rebreather's
         // diluent or oxygen makes it closed circuit.
         let known = types.compactMap { $0 }
-        if !known.isEmpty && known.count == types.count {
+        if !known.isEmpty && known.count == min(d.gases.count, Self.maxCylinders) {
             if known.contains(.closedCircuit) { dive.type = .closedCircuit } else if Set(known).count == 1 { dive.type = known[0] }
         }
     }
