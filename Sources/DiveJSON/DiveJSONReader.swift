@@ -562,13 +562,24 @@ public final class DiveJSONReader: DiveSource {
             cyl.role = c.vocabulary("role")
             cyl.usage = c.vocabulary("usage")
             cyl.gearUUID = c.string("gear_uuid")
-            cyl.extensions = c.extensions()
+            (cyl.gasName, cyl.extensions) = Self.takingGasName(c.extensions())
             return cyl
         }
         dive.recordings = objects(&d, "recordings").map(readRecording)
         dive.createdAt = d.dateTime("created_at")
         dive.extensions = d.extensions()
         return dive
+    }
+
+    /// A cylinder's `umilog.gas_name` (the gas's name where it says more than the mix, which
+    /// umilog's writer puts there), taken out of its extensions; what is left, `nil` when nothing.
+    static func takingGasName(_ extensions: ExtensionValue?) -> (String?, ExtensionValue?) {
+        guard case .object(var members)? = extensions, let k = members.firstIndex(where: { $0.name == "umilog" }),
+              case .object(var own) = members[k].value, let g = own.firstIndex(where: { $0.name == "gas_name" }),
+              case .string(let name) = own[g].value else { return (nil, extensions) }
+        own.remove(at: g)
+        if own.isEmpty { members.remove(at: k) } else { members[k].value = .object(own) }
+        return (name, members.isEmpty ? nil : .object(members))
     }
 
     private static let diveShape: SchemaShape = {

@@ -355,8 +355,8 @@ public final class DiveJSONWriter {
         }
         list("people", d.people, write)
         list("cylinders", d.cylinders, write)
-        for (k, c) in d.cylinders.enumerated() where c.gasNameSaysMore {
-            report(d, "json.gas-name-not-carried", "cylinder \(k + 1)'s gas is named \"\(c.gasName!)\", which DiveJSON has no member for; not written")
+        for (k, c) in d.cylinders.enumerated() where c.gasNameSaysMore && Self.withGasName(c) == nil {
+            report(d, "json.gas-name-not-carried", "cylinder \(k + 1)'s gas is named \"\(c.gasName!)\", which DiveJSON has no member for, and its extensions (or their umilog entry) are no object to hold it in; not written")
         }
         let recordings = d.recordings.filter(\.hasContent)
         if recordings.count < d.recordings.count {
@@ -382,8 +382,30 @@ public final class DiveJSONWriter {
         member("role", c.role)
         member("usage", c.usage)
         member("gear_uuid", c.gearUUID)
-        member("extensions", c.extensions)
+        member("extensions", c.gasNameSaysMore ? Self.withGasName(c) ?? c.extensions : c.extensions)
         out.endObject()
+    }
+
+    /// The cylinder's extensions with its gas's name (one that says more than its mix: `RealAir`,
+    /// `Deco 1`, a name on a cylinder with no fractions) as `umilog.gas_name`, which DiveJSON has
+    /// no member for; `nil` when its extensions, or their `umilog`, are not an object.
+    static func withGasName(_ c: Cylinder) -> ExtensionValue? {
+        guard let name = c.gasName else { return c.extensions }
+        let entry = ExtensionValue.Member("gas_name", .string(name))
+        var members: [ExtensionValue.Member]
+        switch c.extensions {
+        case nil: members = []
+        case .object(let m)?: members = m
+        default: return nil
+        }
+        guard let k = members.firstIndex(where: { $0.name == "umilog" }) else {
+            return .object(members + [.init("umilog", .object([entry]))])
+        }
+        guard case .object(var own) = members[k].value else { return nil }
+        own.removeAll { $0.name == "gas_name" }
+        own.append(entry)
+        members[k].value = .object(own)
+        return .object(members)
     }
 
     private func write(_ r: Recording) {

@@ -415,7 +415,9 @@ extension UDDFState {
                 }
             }
             if let ref = mixLink, let m = mixes[ref] {
-                c.gasName = m.name
+                // A mix named `unrecorded` with no oxygen is how a writer says nothing about the
+                // gas (DiveJSON's uddf-writing.md): no name was recorded.
+                c.gasName = m.name?.lowercased() == "unrecorded" && m.o2 == nil && m.he == nil ? nil : m.name
                 c.oxygen = gasPercent(m.o2, element: "o2", mix: ref, path: tpath, line: t.line)
                 c.helium = gasPercent(m.he, element: "he", mix: ref, path: tpath, line: t.line)
                 if let limit = m.maximumPO2 {

@@ -302,13 +302,11 @@ struct CorpusImportTests {
         let source = try LogbookExport(store: log.store, logbookState: true)
         let report = DiveKit.convert(source: source, name: log.path, options: ConvertOptions(to: .json, output: exported), standardOutput: MemorySink())
         #expect(report.inputs.allSatisfy { $0.error == nil })
-        // What the export could not carry is reported: the undated dive's finding (it is written
-        // under the umilog extension, not lost), and the names UDCF's writers give their mixes
-        // (Diving Log's "RealAir" on its nine dives, divelogs.de's "Nitrox", MacDive's "Air" over
-        // 32 % oxygen), which DiveJSON has no member for: 11 cylinders.
+        // The undated dive is written under the umilog extension, not lost, and said; the names
+        // UDCF's writers give their mixes (Diving Log's "RealAir", divelogs.de's "Nitrox",
+        // MacDive's "Air" over 32 % oxygen) go under each cylinder's umilog.gas_name.
         let exportFindings = report.inputs.flatMap(\.findings).map { "\($0.kind)[\($0.code)]" }
-        #expect(exportFindings.filter { $0 != "dropped[json.gas-name-not-carried]" } == ["resolved[json.dive-without-start]"], "\(report.inputs.flatMap(\.findings))")
-        #expect(exportFindings.filter { $0 == "dropped[json.gas-name-not-carried]" }.count == 11)
+        #expect(exportFindings == ["resolved[json.dive-without-start]"], "\(report.inputs.flatMap(\.findings))")
         #expect(report.lostDives == 0)
         #expect(DiveKit.validate(paths: [exported]).exitCode == 0)
         let copy = try TemporaryLogbook()
@@ -320,12 +318,10 @@ struct CorpusImportTests {
         // Every table, provenance included: the backup is no source of the dives it restores.
         let a = try log.tables(), b = try copy.tables()
         #expect(a.keys.sorted() == b.keys.sorted())
-        for table in a.keys.sorted() where table != "cylinder" {
+        for table in a.keys.sorted() {
             #expect(a[table] == b[table], "table \(table) differs")
         }
-        // The gas names the export reported not carrying are the one difference.
-        let gasNamesAside: Set<String> = ["cylinder.gas_name"]
-        #expect(try log.tables(except: gasNamesAside)["cylinder"] == copy.tables(except: gasNamesAside)["cylinder"])
+        // The gas names, carried under the extension, are restored.
         #expect(a["cylinder"].map { $0.filter { !$0.contains("gas_name=NULL") }.count } == 11)
         #expect(try copy.provenance() == log.provenance())
         #expect(try copy.digest(ofFile: "all.divejson") == nil)
