@@ -45,14 +45,28 @@ private func bytes(_ sample: String) throws -> [UInt8] {
         #expect(!findings.contains { $0.code == "convert.id-collision" })
     }
 
-    @Test func aZipWhoseFirstEntryIsNoDiveLogIsNamedAsOne() throws {
+    /// A zip is read like a folder (issue 19): a first entry that is no dive log does not hide
+    /// the dive log after it; the entry not read is said, with its name.
+    @Test func aZipIsReadLikeAFolderWhateverItsFirstEntry() throws {
         let path = try zipFile([("notes.txt", Array("hello".utf8)), ("dive.fit", try bytes("dive.fit"))])
-        do {
-            _ = try detectFormat(path: path)
-            Issue.record("recognised")
-        } catch let e as DiveError {
-            #expect(e.code == "format.unknown-zip")
-            #expect(e.message.hasPrefix("the file is a zip archive whose first entry is notes.txt"))
+        #expect(try detectFormat(path: path) == .zip)
+        guard case .readable(.zip) = try classifyFile(path) else {
+            Issue.record("not classified as a zip of dive logs")
+            return
         }
+        let out = MemorySink()
+        let report = convert(inputs: [path], options: ConvertOptions(to: .json), standardOutput: out)
+        #expect(report.inputs.first?.dives == 1)
+        let skipped = report.inputs.flatMap(\.findings).filter { $0.code == "zip.entry-not-read" }
+        #expect(skipped.map(\.location.file) == ["\(path)(notes.txt)"])
+        // A zip of no dive log at all is still named as a zip, with its first entry.
+        let none = try zipFile([("notes.txt", Array("hello".utf8)), ("photo.jpg", [0xFF, 0xD8, 0xFF])])
+        #expect(throws: DiveError.self) { _ = try detectFormat(path: none) }
+        guard case .notADiveLog(let e) = try classifyFile(none) else {
+            Issue.record("a zip of no dive log is not listed as not a dive log")
+            return
+        }
+        #expect(e.code == "format.unknown-zip")
+        #expect(e.message.hasPrefix("the file is a zip archive whose first entry is notes.txt"))
     }
 }
