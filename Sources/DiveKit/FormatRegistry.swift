@@ -1,5 +1,6 @@
 import DiveCSV
 import DiveDL7
+import DiveDivingLog
 import DiveFIT
 import DiveJSON
 import DiveMacDive
@@ -140,13 +141,14 @@ public enum FormatRegistry {
         FormatEntry("udcf", "UDCF", sniff: UDCF.sniff, open: { path, name, _ in try UDCFReader(path: path, displayName: name) }),
         FormatEntry("dl7", "DAN DL7 (ZXL/ZXU)", sniff: { DL7.sniff($0.bytes) ? .certain : .none },
                     open: { path, name, _ in try DL7Reader(path: path, displayName: name) }),
+        FormatEntry("divinglog", "Diving Log XML", sniff: DivingLog.sniffXML, open: { path, name, _ in try DivingLogXMLReader(path: path, displayName: name) }),
+        FormatEntry("divinglog-db", "Diving Log database", sniff: DivingLog.sniffDatabase, open: { path, name, _ in try DivingLogDBReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
-        FormatEntry("divinglog", "Diving Log XML", sniff: { $0.root == "divinglog" ? .certain : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
         FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),

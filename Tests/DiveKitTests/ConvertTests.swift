@@ -134,7 +134,7 @@ func csvRecords(_ text: String) -> [Int] {
 @Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
 struct UnsupportedInputTests {
     @Test(arguments: [
-        ("other/divinglog__DivingLog6_export.xml", "a Diving Log XML logbook (root element <Divinglog>)"),
+        // other/divinglog__DivingLog6_export.xml is read now (DiveDivingLog's DivingLogXMLReader).
         // other/divinglog__TestDiveDivingLog5.08.udcf is read now (DiveUDCF's UDCFReader).
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
         ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),

@@ -1,0 +1,195 @@
+import DiveCore
+internal import GRDB
+
+/// Reads Diving Log's native database (an SQLite file, whatever its name: `.sql`, `.db`, `.dlb`)
+/// through SQLite, one `Logbook` row at a time, by `docs/divinglog-mapping.md`: the row's columns
+/// into the record the XML export's reader makes too, its `Tank` rows as further cylinders, and
+/// its fixed-width `Profile…` strings as samples (``DivingLogProfileStrings``). Rows whose UUID
+/// is in `DeletedRecords` are dives Diving Log deleted, and are not read.
+///
+/// The file is opened read-only and immutable (`mode=ro&immutable=1`, `PRAGMA query_only`).
+/// Diving Log stores its REAL columns from 32-bit floats (`11.100000381469727` for 11.1); a
+/// value that is exactly a 32-bit float is read as the shortest decimal naming that float, and
+/// said once (`divinglog-db.float32-rounded`).
+public final class DivingLogDBReader: DiveSource {
+    /// The file name diagnostics use.
+    public let displayName: String
+    public var header: LogbookHeader { builder.header }
+
+    private let queue: DatabaseQueue
+    private let builder: DivingLogBuilder
+    private var lastID = Int64.min
+    private var index = 0
+    private var done = false
+    private var floatExample: (String, SourceLocation)?
+    private var floatCount = 0
+
+    /// The tables this reader reads; every other one is reported once, unread.
+    static let readTables: Set<String> = ["logbook", "tank", "dbinfo", "deletedrecords"]
+
+    /// Opens the Diving Log database at `path`.
+    /// - Parameter displayName: the name diagnostics use; defaults to `path`.
+    public init(path: String, displayName: String? = nil) throws {
+        let name = displayName ?? (path == "-" ? "<stdin>" : path)
+        self.displayName = name
+        builder = DivingLogBuilder(file: name, format: "divinglog-db")
+        guard path != "-" && !path.hasPrefix("/proc/self/fd/") && !path.hasPrefix("/dev/fd/") else {
+            throw DiveError("divinglog-db.stdin", "a database is read from a file; standard input cannot be opened as one",
+                            at: SourceLocation(file: name))
+        }
+        let input = try InputFile(path: path, displayName: name)
+        var magic = [UInt8](repeating: 0, count: 16)
+        let n = try magic.withUnsafeMutableBytes { try input.readFully(into: $0) }
+        guard n == 16, magic.elementsEqual("SQLite format 3\0".utf8) else {
+            throw DiveError("divinglog-db.not-sqlite", "the file is not an SQLite database: it does not open with SQLite's header",
+                            at: SourceLocation(file: name))
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "divinglog-db"
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        do {
+            queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: config)
+        } catch {
+            throw Self.located(error, file: name, table: nil, row: nil)
+        }
+        builder.header.sourceFormat = "divinglog_db"
+        try openTables()
+    }
+
+    /// `path` as an SQLite URI opening it read-only and immutable (no lock, no journal beside it).
+    static func immutableURI(_ path: String) -> String {
+        var out = "file:"
+        let hex = Array("0123456789ABCDEF")
+        for b in path.utf8 {
+            let c = Character(UnicodeScalar(b))
+            if b < 0x80, c.isLetter || c.isNumber || "-._~/".contains(c) { out.append(c) } else { out += "%\(hex[Int(b >> 4)])\(hex[Int(b & 15)])" }
+        }
+        return out + "?mode=ro&immutable=1"
+    }
+
+    static func located(_ error: any Error, file: String, table: String?, row: Int64?) -> DiveError {
+        if let e = error as? DiveError { return e }
+        let at = SourceLocation(file: file, path: table, row: row.map { Int($0) })
+        let reading = table.map { " while reading \($0)\(row.map { " row \($0)" } ?? "")" } ?? ""
+        guard let e = error as? DatabaseError else { return DiveError("divinglog-db.sqlite", "SQLite failed\(reading): \(error)", at: at) }
+        let said = e.message ?? "\(e.resultCode)"
+        switch e.resultCode {
+        case .SQLITE_CORRUPT: return DiveError("divinglog-db.corrupt", "the database is damaged (SQLite: \(said))\(reading); it cannot be read", at: at)
+        case .SQLITE_NOTADB: return DiveError("divinglog-db.not-a-database", "the file opens like an SQLite database but SQLite cannot read it as one (SQLite: \(said))", at: at)
+        default: return DiveError("divinglog-db.sqlite", "SQLite failed\(reading): \(said)", at: at)
+        }
+    }
+
+    private func read<T>(table: String?, row: Int64? = nil, _ body: (Database) throws -> T) throws -> T {
+        do { return try queue.read(body) } catch { throw Self.located(error, file: displayName, table: table, row: row) }
+    }
+
+    /// Lists the tables; refuses a database without `Logbook`; reads `DBInfo`; reports each table not read.
+    private func openTables() throws {
+        let names = try read(table: "sqlite_master") { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        }
+        let lower = Set(names.map { $0.lowercased() })
+        guard lower.contains("logbook") else {
+            throw DiveError("divinglog-db.not-divinglog",
+                            "the file is an SQLite database but not Diving Log's: it has no Logbook table (its tables are \(names.prefix(12).joined(separator: ", ")))",
+                            at: SourceLocation(file: displayName))
+        }
+        if lower.contains("dbinfo"), let info = try read(table: "DBInfo", { db in try Row.fetchOne(db, sql: "SELECT * FROM DBInfo LIMIT 1") }) {
+            let program: String? = info["PrgName"], version: String? = info["AppVersion"]
+            builder.header.sourceVersion = info["DBVersion"]
+            if let program {
+                var g = Generator(name: program, version: version)
+                g.type = "logbook"
+                builder.header.sourceGenerator = g
+            }
+        }
+        for name in names where !Self.readTables.contains(name.lowercased()) {
+            let count = try read(table: name) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0 }
+            let at = SourceLocation(file: displayName, path: name)
+            if count == 0 {
+                builder.report(.absent, "table-not-read", "the table \(name) holds no rows; not read", at: at)
+            } else {
+                builder.report(.dropped, "table-not-read", "the table \(name) holds \(count) row\(count == 1 ? "" : "s") umilog does not read (a dive's own columns are in Logbook); not read", at: at)
+            }
+        }
+        hasTank = lower.contains("tank")
+        hasDeleted = lower.contains("deletedrecords")
+    }
+
+    private var hasTank = false
+    private var hasDeleted = false
+
+    public func takeFindings() -> [Finding] {
+        defer { builder.findings.removeAll() }
+        return builder.findings
+    }
+
+    /// The next `Logbook` row as a dive, or `nil` after the last.
+    public func next() throws -> Dive? {
+        while !done {
+            let after = lastID
+            let deleted = hasDeleted ? " AND (UUID IS NULL OR UUID NOT IN (SELECT UUID FROM DeletedRecords WHERE UUID IS NOT NULL))" : ""
+            guard let row = try read(table: "Logbook", { db in
+                try Row.fetchOne(db, sql: "SELECT rowid AS umilog_rowid, * FROM Logbook WHERE rowid > ?\(deleted) ORDER BY rowid LIMIT 1", arguments: [after])
+            }) else {
+                done = true
+                if floatCount > 0, let (example, location) = floatExample {
+                    builder.report(.resolved, "float32-rounded",
+                                   "\(floatCount) REAL values are 32-bit floats as Diving Log stores them (the first \(example)); each is read as the shortest decimal naming that float",
+                                   at: location)
+                }
+                builder.findings += builder.finish()
+                return nil
+            }
+            let rowid: Int64 = row["umilog_rowid"] ?? after + 1
+            lastID = rowid
+            var record = DivingLogRecord(index: index, location: SourceLocation(file: displayName, path: "Logbook", row: Int(rowid)))
+            record.values = values(row, table: "Logbook", rowid: rowid)
+            if hasTank, let id = record.values["id"].flatMap({ Int64($0.text) }) {
+                let tanks = try read(table: "Tank", row: rowid) { db in
+                    try Row.fetchAll(db, sql: "SELECT rowid AS umilog_rowid, * FROM Tank WHERE LogID = ? ORDER BY TankID, rowid", arguments: [id])
+                }
+                record.extraTanks = tanks.map { values($0, table: "Tank", rowid: $0["umilog_rowid"] ?? 0) }
+            }
+            DivingLogProfileStrings.decode(into: &record, builder: builder)
+            index += 1
+            if let dive = builder.buildDive(record, source: "divinglog-db") { return dive }
+        }
+        return nil
+    }
+
+    /// A row's non-empty cells by lowercased column name, each as text, located by table and row.
+    private func values(_ row: Row, table: String, rowid: Int64) -> [String: DivingLogValue] {
+        var out: [String: DivingLogValue] = [:]
+        for (column, value) in row where column != "umilog_rowid" {
+            let location = SourceLocation(file: displayName, path: "\(table).\(column)", row: Int(rowid))
+            guard let text = text(value, location) else { continue }
+            out[column.lowercased()] = DivingLogValue(name: "\(table).\(column)", text: text, location: location)
+        }
+        return out
+    }
+
+    /// A cell as text: `nil` for NULL and empty text; a REAL that is exactly a 32-bit float as
+    /// the shortest decimal naming that float.
+    private func text(_ value: DatabaseValue, _ location: SourceLocation) -> String? {
+        switch value.storage {
+        case .null: return nil
+        case .int64(let i): return String(i)
+        case .double(let d):
+            guard d.isFinite else { return nil }
+            let f = Float(d)
+            if Double(f) == d, "\(f)" != "\(d)" {
+                floatCount += 1
+                if floatExample == nil { floatExample = ("\(d) → \(f)", location) }
+                return "\(f)"
+            }
+            return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .string(let s):
+            let t = s.trimmingWhitespace()
+            return t.isEmpty ? nil : t
+        case .blob(let b): return b.isEmpty ? nil : "(\(b.count)-byte blob)"
+        }
+    }
+}

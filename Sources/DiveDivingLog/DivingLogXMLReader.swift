@@ -1,0 +1,261 @@
+import DiveCore
+import DiveXML
+
+/// Streams Diving Log's XML export (`<Divinglog DBVersion="…">`, Diving Log 5 and 6) over
+/// libxml2's SAX2 push parser, one dive held at a time.
+///
+/// The export writes a `<Dive>` as the database's `Logbook` row: one element per column, named
+/// as the column (`<Divedate>`, `<PresS>`…), the site, city and country as `Name` attributes, and
+/// the profile decoded into `<P Time="…">` samples. Each `<Dive>` is read into the same record the
+/// database reader makes, and built by the same rules (`docs/divinglog-mapping.md`): what a dive
+/// holds is carried or reported, the element the record did not carry as `divinglog.not-carried`
+/// once per element over the file, a sample's child no rule reads by the shared accountant.
+public final class DivingLogXMLReader: XMLDiveReader {
+    // Attribute names are looked up in lowercase: DiveXML's lookup folds the file's names only.
+
+    /// Opens the Diving Log XML export at `path` (`-` for standard input).
+    /// - Parameter displayName: the name diagnostics use; defaults to `path`.
+    public init(path: String, displayName: String? = nil) throws {
+        let name = Self.name(path, displayName)
+        try super.init(path: path, displayName: name, state: DivingLogXMLState(file: name))
+    }
+}
+
+/// The element names the XML reader tells apart, lowercased (DiveXML's ``NameTable``): 0 any other.
+enum DivingLogTag: UInt8, CaseIterable {
+    case other = 0
+    case divinglog, header, appname, appversion, exportdate, logbook, dive
+    case profile, p, depth, temp, warning, press1, press2, press3, rbt, heartrate
+    case place, lat, lon, country, city, buddy
+
+    private static let codes: [String: UInt8] = {
+        var out: [String: UInt8] = [:]
+        for tag in allCases where tag != .other { out[String(describing: tag)] = tag.rawValue }
+        return out
+    }()
+
+    static func code(_ name: String) -> UInt8 { codes[name.lowercased()] ?? 0 }
+}
+
+final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
+    let file: String
+    unowned(unsafe) var parser: XMLPushParser?
+    var header: LogbookHeader { builder.header }
+    var findings: [Finding] {
+        get { builder.findings }
+        set { builder.findings = newValue }
+    }
+    var ready: [Dive] = []
+    var readyHead = 0
+    var samplesPerDive = InputLimits.samplesPerDive
+
+    let accountant: XMLAccountant
+    let accounts: Unmanaged<XMLAccountant>
+    let builder: DivingLogBuilder
+
+    private var stack: [UInt8] = []
+    @exclusivity(unchecked) private var tags = NameTable { DivingLogTag.code($0) }
+    private(set) var text: [UInt8] = []
+    private var capturing = false
+    private var textTooLong = false
+    private var sawRoot = false
+    private var rootLine = 0
+    private var generatorName: String?
+    private var generatorVersion: String?
+
+    private var record: DivingLogRecord?
+    private var diveDepth = 0
+    private var sample: DivingLogSample?
+    private var divesRead = 0
+
+    init(file: String) {
+        self.file = file
+        accountant = XMLAccountant(file: file, format: "divinglog")
+        accounts = Unmanaged.passUnretained(accountant)
+        builder = DivingLogBuilder(file: file, format: "divinglog")
+    }
+
+    private var line: Int { parser?.line ?? 0 }
+
+    private func at(_ name: String) -> SourceLocation {
+        SourceLocation(file: file, line: line, path: "dive/\(record?.index ?? 0)/\(name)")
+    }
+
+    // MARK: SAX events
+
+    override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
+        pushMarks(parentCapturing: capturing)
+        let code = tags.code(localName)
+        let parent = stack.last.flatMap { DivingLogTag(rawValue: $0) } ?? .other
+        stack.append(code)
+        capturing = true
+        textTooLong = false
+        if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
+        let tag = DivingLogTag(rawValue: code) ?? .other
+        if !sawRoot {
+            sawRoot = true
+            guard tag == .divinglog else {
+                parser?.stop(with: DiveError("divinglog.not-divinglog",
+                    "the file is XML but not a Diving Log export: its root element is <\(String(cString: localName))>, not <Divinglog>",
+                    at: parser?.location() ?? SourceLocation(file: file)))
+                return
+            }
+            rootLine = line
+            builder.header.sourceFormat = "divinglog"
+            builder.header.sourceVersion = attributes.value("dbversion")
+        } else if tag == .dive && parent == .logbook && record == nil {
+            var r = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: "dive/\(divesRead)"))
+            for (name, key) in [("UUID", "uuid"), ("Updated", "updated")] {
+                let value = name == "UUID" ? attributes.value("uuid") : attributes.value("updated")
+                if let value, !value.isEmpty {
+                    r.values[key] = DivingLogValue(name: "<Dive \(name)>", text: value, location: SourceLocation(file: file, line: line, path: "dive/\(divesRead)/@\(name)"))
+                }
+            }
+            record = r
+            diveDepth = stack.count
+            accountant.inRecord = true
+            accountant.recordDepth = stack.count
+        } else if record != nil && parent == .dive {
+            // Country, City, Place and Buddy carry their value in attributes.
+            switch tag {
+            case .country, .city, .place:
+                let key = String(describing: tag)
+                if let name = attributes.value("name"), !name.isEmpty { record!.values[key] = DivingLogValue(name: "<\(key.capitalized)> Name", text: name, location: at(key.capitalized)) }
+                if let id = attributes.value("id"), !id.isEmpty { record!.values[key + "id"] = DivingLogValue(name: "<\(key.capitalized)> ID", text: id, location: at(key.capitalized)) }
+            case .buddy:
+                if let names = attributes.value("names"), !names.isEmpty { record!.values["buddy"] = DivingLogValue(name: "<Buddy> Names", text: names, location: at("Buddy")) }
+                if let ids = attributes.value("ids"), !ids.isEmpty { record!.values["buddyids"] = DivingLogValue(name: "<Buddy> IDs", text: ids, location: at("Buddy")) }
+            default: break
+            }
+        } else if record != nil && tag == .p && parent == .profile {
+            let location = at("Profile/P/\(record!.samples.count + record!.samplesOverLimit)")
+            if let t = attributes.value("time"), let seconds = Int(t), seconds >= 0 {
+                sample = DivingLogSample(time: seconds, location: location)
+            } else {
+                builder.report(.dropped, "sample-without-time", "a <P> has no Time in whole seconds (\(attributes.value("time") ?? "none")); its values are not carried", at: location)
+                coverCurrent()
+            }
+        }
+        noteUnreadAttributes(attributes)
+    }
+
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard capturing else { noteTrailingText(bytes); return }
+        if appendXMLText(bytes, to: &text, tooLong: &textTooLong) { noteTooLong() }
+    }
+
+    override func endElement(_ localName: UnsafePointer<UInt8>) {
+        let own = capturing
+        if own { endLeaf(localName) }
+        let tag = stack.last.flatMap { DivingLogTag(rawValue: $0) } ?? .other
+        popMarks(ownTextCaptured: own)
+        if record != nil && stack.count == diveDepth {
+            finishDive()
+        } else if tag == .p, let s = sample {
+            if record!.samples.count < samplesPerDive { record!.samples.append(s) } else { record!.samplesOverLimit += 1 }
+            sample = nil
+        }
+        stack.removeLast()
+        capturing = false
+    }
+
+    private func trimmed() -> String? {
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = text.firstIndex(where: { !space($0) }), let last = text.lastIndex(where: { !space($0) }) else { return nil }
+        return String(decoding: text[first...last], as: UTF8.self)
+    }
+
+    /// An element with no child closes: its text is a value of the header, of the dive, or of a sample.
+    private func endLeaf(_ localName: UnsafePointer<UInt8>) {
+        guard stack.count >= 2, !textTooLong else { return }
+        let tag = DivingLogTag(rawValue: stack[stack.count - 1]) ?? .other
+        let parent = DivingLogTag(rawValue: stack[stack.count - 2]) ?? .other
+        guard let value = trimmed() else { return }
+        if record == nil {
+            switch (parent, tag) {
+            case (.header, .appname): generatorName = value
+            case (.header, .appversion): generatorVersion = value
+            case (.header, .exportdate): builder.header.exportedAt = value
+            default: return
+            }
+            markCarried()
+            return
+        }
+        if parent == .dive {
+            let name = String(cString: localName)
+            record!.values[name.lowercased()] = DivingLogValue(name: name, text: value, location: at(name))
+            markCarried()
+            return
+        }
+        if parent == .place && (tag == .lat || tag == .lon) {
+            let name = tag == .lat ? "Lat" : "Lon"
+            record!.values[name.lowercased()] = DivingLogValue(name: "<Place> \(name)", text: value, location: at("Place/\(name)"))
+            markCarried()
+            return
+        }
+        guard parent == .p, sample != nil else { return }
+        let number = Double(value)
+        guard let x = number, x.isFinite else {
+            builder.tally("sample-nan:\(tag)", .dropped, "not-a-number", at: at("Profile/P/\(String(cString: localName))")) { n in
+                "\(n == 1 ? "a sample's" : "\(n) samples'") <\(String(describing: tag))> is not a number (the first \"\(value)\"); not carried"
+            }
+            markCarried()
+            return
+        }
+        switch tag {
+        case .depth: sample!.depth = x
+        case .temp: sample!.temperature = x
+        case .press1: sample!.pressures.append((0, x))
+        case .press2: sample!.pressures.append((1, x))
+        case .press3: sample!.pressures.append((2, x))
+        case .rbt: sample!.rbt = Int(x)
+        case .heartrate: sample!.heartRate = Int(x)
+        case .warning:
+            let flags = Array(value.utf8)
+            if flags.count == 5, flags.allSatisfy({ $0 == 0x30 || $0 == 0x31 }) {
+                sample!.inDeco = flags[0] == 0x31
+                sample!.rbtWarning = flags[1] == 0x31
+                sample!.ascentWarning = flags[2] == 0x31
+                sample!.decoStopIgnored = flags[3] == 0x31
+                sample!.workWarning = flags[4] == 0x31
+            } else {
+                sample!.otherWarning = value
+            }
+        default: return
+        }
+        markCarried()
+    }
+
+    private func finishDive() {
+        guard let r = record else { return }
+        let prefix = "dive/\(r.index)/"
+        reportLongTexts(prefix: prefix)
+        reportDrops(dive: true, prefix: prefix)
+        accountant.inRecord = false
+        record = nil
+        divesRead += 1
+        if let dive = builder.buildDive(r, source: "divinglog") { ready.append(dive) }
+    }
+
+    func finishDocument() throws {
+        if let error = parser?.error { throw error }
+        guard sawRoot else {
+            throw DiveError("divinglog.empty", "the file holds no XML element", at: SourceLocation(file: file))
+        }
+        if let generatorName {
+            var g = Generator(name: generatorName, version: generatorVersion)
+            g.type = "logbook"
+            builder.header.sourceGenerator = g
+        }
+        if divesRead == 0 {
+            builder.report(.absent, "no-dives", "the file holds no <Dive>", at: SourceLocation(file: file, line: rootLine, path: "Divinglog"))
+        } else {
+            builder.report(.inferred, "units-metric",
+                           "Diving Log's export states no units; read in the metric units Diving Log keeps its logbook in (m, °C, bar, litres, kg; Divetime in minutes, sample Time in seconds); a value outside what those units allow is reported, not converted",
+                           at: SourceLocation(file: file, line: rootLine, path: "Divinglog"))
+        }
+        findings += builder.finish()
+        reportLongTexts(prefix: "")
+        reportDrops(dive: false, prefix: "")
+    }
+}
