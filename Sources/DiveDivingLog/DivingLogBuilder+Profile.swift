@@ -13,7 +13,7 @@ extension DivingLogBuilder {
             let number = columns.removeValue(forKey: "tankid").flatMap { Int($0.text) } ?? i + 1
             for key in ["id", "logid", "sortord", "uuid"] { columns.removeValue(forKey: key) }
             if let c = cylinder(&columns, gasNumber: number, prefix: "tank.") { out.append(c) }
-            for (key, v) in columns.sorted(by: { $0.key < $1.key }) { r.values["tank.\(key)"] = v }
+            for (key, v) in columns.sorted(by: { $0.key < $1.key }) { leftOver("tank.\(key)", v) }
         }
         return out
     }

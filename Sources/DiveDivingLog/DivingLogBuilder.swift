@@ -38,7 +38,8 @@ final class DivingLogBuilder {
     func finish() -> [Finding] {
         var out = fileTally.findings()
         for e in leftovers {
-            let dives = e.count == 1 ? "one dive holds" : "\(e.count) dives hold values, the first"
+            let what = e.key.hasPrefix("tank.") ? ("tank", "tanks") : ("dive", "dives")
+            let dives = e.count == 1 ? "one \(what.0) holds" : "\(e.count) \(what.1) hold values, the first"
             out.append(Finding(.dropped, "\(format).not-carried",
                                "\(e.name) has no place in umilog's model; \(dives) \"\(e.example)\"; not carried", at: e.location))
         }
@@ -156,7 +157,8 @@ final class DivingLogBuilder {
         return dive
     }
 
-    private func leftOver(_ key: String, _ v: DivingLogValue) {
+    /// Counts a value no rule took, under `key` (its lowercased column, `tank.` before a `Tank` row's).
+    func leftOver(_ key: String, _ v: DivingLogValue) {
         if let i = leftoverIndex[key] { leftovers[i].count += 1; return }
         leftoverIndex[key] = leftovers.count
         let example = v.text.count > 60 ? String(v.text.prefix(59)) + "…" : v.text
