@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "DiveShearwaterTests", dependencies: ["DiveShearwater", "DiveCore", "DiveXML", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveUDCFTests", dependencies: ["DiveUDCF", "DiveCore", "DiveXML", "TestSupport"]),
         .testTarget(name: "DiveMacDiveTests", dependencies: ["DiveMacDive", "DiveCore", "DiveXML", "TestSupport"]),
-        .testTarget(name: "DiveDivingLogTests", dependencies: ["DiveDivingLog", "DiveCore", "DiveXML", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "DiveDivingLogTests", dependencies: ["DiveDivingLog", "DiveKit", "DiveCore", "DiveXML", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
         .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),

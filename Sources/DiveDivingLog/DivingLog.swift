@@ -13,6 +13,11 @@ public enum DivingLog {
         input.root == "divinglog" ? .certain : .none
     }
 
+    /// divelogs.de's per-dive XML (the documents of a `.DLD` zip): its root is `<DIVELOGSDATA>`.
+    public static func sniffDivelogsData(_ input: SniffInput) -> SniffConfidence {
+        input.root == "divelogsdata" ? .certain : .none
+    }
+
     /// The native database: SQLite's magic, and the CREATE TABLE text of Diving Log's `Logbook`
     /// and `DBInfo` tables in the file's first bytes (SQLite keeps its schema as SQL text in its
     /// first pages). The reader confirms the tables through SQLite.

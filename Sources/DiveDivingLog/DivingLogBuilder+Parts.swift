@@ -42,7 +42,7 @@ extension DivingLogBuilder {
         if let v = r.values["visibility"], v.text == "0" {
             _ = r.take("visibility")
             tally("visibility-zero", .absent, "visibility-zero", at: v.location) { n in
-                "Visibility 0 is Diving Log's \"not set\" (its list is 1 good, 2 medium, 3 bad)\(n > 1 ? " (\(n) dives)" : ""): no visibility"
+                "Visibility 0 is {program}'s \"not set\" (its list is 1 good, 2 medium, 3 bad)\(n > 1 ? " (\(n) dives)" : ""): no visibility"
             }
         }
         if let v = r.values["vishor"], let m = Double(String(v.text.filter { $0 != "m" }).trimmingWhitespace()), m > 0, m < 100 {
@@ -63,7 +63,7 @@ extension DivingLogBuilder {
             _ = r.take("altitude")
             let text = v.text
             tally("altitude-range:\(text)", .dropped, "altitude-range", at: v.location) { n in
-                "Altitude \"\(text)\" is Diving Log's altitude class, a range, not the height of the water\(n > 1 ? " (\(n) dives)" : ""); umilog's model holds one height, so it is not carried"
+                "Altitude \"\(text)\" is {program}'s altitude class, a range, not the height of the water\(n > 1 ? " (\(n) dives)" : ""); umilog's model holds one height, so it is not carried"
             }
         }
     }
@@ -89,7 +89,7 @@ extension DivingLogBuilder {
             if abs(la) <= 90 && abs(lo) <= 180 && !(la == 0 && lo == 0) {
                 site.position = Position(latitude: la, longitude: lo)
             } else {
-                report(.dropped, "position-invalid", "Lat \(lat.text), Lon \(lon.text) is no place on Earth (0, 0 is Diving Log's \"not set\"); not carried", at: lat.location)
+                report(.dropped, "position-invalid", "Lat \(lat.text), Lon \(lon.text) is no place on Earth (0, 0 is {program}'s \"not set\"); not carried", at: lat.location)
             }
         }
         header.sites.append(site)

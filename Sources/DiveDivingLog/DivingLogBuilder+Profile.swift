@@ -25,7 +25,7 @@ extension DivingLogBuilder {
         c.gasNumber = gasNumber
         func zero(_ v: DivingLogValue) {
             tally("zero:\(prefix)\(v.name)", .absent, "zero-placeholder", at: v.location) { n in
-                "\(v.name) 0 is Diving Log's \"not recorded\"\(n > 1 ? " (\(n) tanks)" : ""): no value"
+                "\(v.name) 0 is {program}'s \"not recorded\"\(n > 1 ? " (\(n) tanks)" : ""): no value"
             }
         }
         func take(_ key: String, in range: ClosedRange<Double>, unit: String) -> Double? {
@@ -79,6 +79,7 @@ extension DivingLogBuilder {
     /// zero for "not recorded" (a pressure of 0.0 bar, a heart rate of 0) are no values.
     func readProfile(_ r: inout DivingLogRecord, cylinders: [Cylinder], path: String) -> Profile? {
         _ = r.take("profileint")
+        let program = self.program
         if r.samplesOverLimit > 0 {
             report(.dropped, "samples-over-limit", "the dive holds \(r.samplesOverLimit) samples past the \(InputLimits.samplesPerDive) a dive keeps; they are not carried",
                    at: r.location)
@@ -118,7 +119,7 @@ extension DivingLogBuilder {
             for p in s.pressures {
                 if p.bar == 0 {
                     tally.add("pressure-zero", .absent, "\(code).zero-placeholder", at: s.location) { n in
-                        "\(n) tank pressures of 0.0 bar, Diving Log's \"no reading\": no values"
+                        "\(n) tank pressures of 0.0 bar, \(program)'s \"no reading\": no values"
                     }
                 } else if !gasNumbers.contains(p.tank) {
                     tally.add("pressure-tank", .dropped, "\(code).pressure-without-tank", at: s.location) { n in
@@ -156,14 +157,14 @@ extension DivingLogBuilder {
             if s.workWarning { events.append(Event(time: ms, label: "workload")) }
             if let w = s.otherWarning {
                 tally.add("warning", .dropped, "\(code).warning-unknown", at: s.location) { n in
-                    "\(n == 1 ? "a warning" : "\(n) warnings") \"\(w)\" that is none of Diving Log's five flags; not carried"
+                    "\(n == 1 ? "a warning" : "\(n) warnings") \"\(w)\" that is none of \(program)'s five flags; not carried"
                 }
             }
             func notCarried(_ key: String, _ what: String, _ value: Int?) {
                 guard let value else { return }
                 if value == 0 {
                     tally.add("\(key)-zero", .absent, "\(code).zero-placeholder", at: s.location) { n in
-                        "\(n) samples give \(what) 0, Diving Log's \"not recorded\": no values"
+                        "\(n) samples give \(what) 0, \(program)'s \"not recorded\": no values"
                     }
                 } else {
                     tally.add(key, .dropped, "\(code).\(key)-not-carried", at: s.location) { n in

@@ -10,6 +10,8 @@ final class DivingLogBuilder {
     let file: String
     /// `divinglog` or `divinglog-db`: the prefix of the codes reported.
     let format: String
+    /// The program messages name (`Diving Log`, `divelogs.de`): `{program}` in a message.
+    let program: String
     var findings: [Finding] = []
     var header = LogbookHeader()
     /// Findings said once per file (or counted over it), said when the file is done.
@@ -19,18 +21,20 @@ final class DivingLogBuilder {
     var siteUUIDs: Set<String> = []
     var personUUIDs: Set<String> = []
 
-    init(file: String, format: String) {
+    init(file: String, format: String, program: String = "Diving Log") {
         self.file = file
         self.format = format
+        self.program = program
     }
 
     func report(_ kind: FindingKind, _ code: String, _ message: String, at location: SourceLocation, losing lost: Int = 0) {
-        findings.append(Finding(kind, "\(format).\(code)", message, at: location).losing(lost))
+        findings.append(Finding(kind, "\(format).\(code)", message.replacing("{program}", with: program), at: location).losing(lost))
     }
 
     /// Counts a finding over the file under `key`: one finding, the first place and the count.
     func tally(_ key: String, _ kind: FindingKind, _ code: String, at location: SourceLocation, _ message: @escaping @Sendable (Int) -> String) {
-        fileTally.add(key, kind, "\(format).\(code)", at: location, message)
+        let program = self.program
+        fileTally.add(key, kind, "\(format).\(code)", at: location) { message($0).replacing("{program}", with: program) }
     }
 
     /// The findings kept for the end of the file: the tallies, and each column left in some
@@ -65,7 +69,7 @@ final class DivingLogBuilder {
         guard let value, let v = number(value) else { return nil }
         guard range.contains(v) else {
             report(.dropped, "out-of-range",
-                   "\(value.name) \(value.text) is outside \(tidy(range.lowerBound)) to \(tidy(range.upperBound)) \(unit), not a value in the metric units Diving Log keeps; not carried",
+                   "\(value.name) \(value.text) is outside \(tidy(range.lowerBound)) to \(tidy(range.upperBound)) \(unit), not a value in the metric units {program} keeps; not carried",
                    at: value.location)
             return nil
         }
@@ -105,11 +109,14 @@ final class DivingLogBuilder {
                 report(.dropped, "not-a-number", "\(v.name) holds \"\(v.text)\", not a dive number; not carried", at: v.location)
             }
         }
+        if let v = r.take("divetimesec"), let seconds = number(v, in: 0...864_000, unit: "seconds"), seconds > 0 {
+            dive.submergedTime = Int(seconds.rounded(.toNearestOrAwayFromZero))
+        }
         if let v = r.values["divetime"], let minutes = number(v, in: 0...14_400, unit: "minutes") {
             _ = r.take("divetime")
             if minutes > 0 { dive.submergedTime = Int((minutes * 60).rounded(.toNearestOrAwayFromZero)) }
             tally("divetime-minutes", .inferred, "divetime-minutes", at: v.location) { _ in
-                "Divetime is in minutes (with hundredths), as Diving Log keeps it; read as minutes"
+                "Divetime is in minutes (with hundredths), as {program} keeps it; read as minutes"
             }
         } else { _ = r.take("divetime") }
         if let v = r.take("depth"), let d = number(v, in: 0...400, unit: "m"), d > 0 { dive.maxDepth = d }
@@ -122,7 +129,7 @@ final class DivingLogBuilder {
         if let v = r.take("rating") {
             if let n = Int(v.text), (1...5).contains(n) { dive.rating = n } else if v.text == "0" {
                 tally("rating-zero", .absent, "rating-zero", at: v.location) { n in
-                    "Rating 0 is Diving Log's \"not rated\"\(n > 1 ? " (\(n) dives)" : ""): no rating"
+                    "Rating 0 is {program}'s \"not rated\"\(n > 1 ? " (\(n) dives)" : ""): no rating"
                 }
             } else {
                 r.values["rating"] = v
@@ -198,7 +205,7 @@ final class DivingLogBuilder {
             report(.absent, "time-absent", "the dive records a Divedate and no Entrytime; its start is the date alone", at: dv.location)
         }
         tally("offset-absent", .absent, "offset-absent", at: dv.location) { n in
-            "Diving Log records no UTC offset\(n > 1 ? " (\(n) dives)" : ""); the start is the wall clock alone"
+            "{program} records no UTC offset\(n > 1 ? " (\(n) dives)" : ""); the start is the wall clock alone"
         }
         return (start, true)
     }

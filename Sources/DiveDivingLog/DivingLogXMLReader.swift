@@ -17,8 +17,45 @@ public final class DivingLogXMLReader: XMLDiveReader {
     /// - Parameter displayName: the name diagnostics use; defaults to `path`.
     public init(path: String, displayName: String? = nil) throws {
         let name = Self.name(path, displayName)
-        try super.init(path: path, displayName: name, state: DivingLogXMLState(file: name))
+        try super.init(path: path, displayName: name, state: DivingLogXMLState(file: name, dialect: .divingLog))
     }
+}
+
+/// Streams one dive of divelogs.de's `.DLD` export: the export is a zip of one ISO-8859-1 XML
+/// document per dive (`1.xml`: `<DIVELOGSDATA>`), each read by this reader through the zip layer
+/// (`Sources/DiveKit/ArchiveSource.swift`). Its elements are Diving Log's columns under
+/// divelogs.de's names (`MAXDEPTH`, `CYLINDERSTARTPRESSURE`, `PARTNER`…): each is read into the
+/// same record under the column's name and built by the same rules (`docs/divinglog-mapping.md`),
+/// the samples `<SAMPLE><DEPTH>` every `SAMPLEINTERVAL` seconds from 0.
+public final class DivelogsDataReader: XMLDiveReader {
+    /// Opens the `<DIVELOGSDATA>` document at `path` (`-` for standard input).
+    /// - Parameter displayName: the name diagnostics use; defaults to `path`.
+    public init(path: String, displayName: String? = nil) throws {
+        let name = Self.name(path, displayName)
+        try super.init(path: path, displayName: name, state: DivingLogXMLState(file: name, dialect: .divelogsData))
+    }
+}
+
+/// The two XML spellings of a Diving Log record: Diving Log's export (a `<Logbook>` of `<Dive>`
+/// elements, each column under its own name, samples `<P Time="…">`) and divelogs.de's
+/// `<DIVELOGSDATA>` (the root is the one dive, columns under divelogs.de's names, samples
+/// `<SAMPLE>` at `SAMPLEINTERVAL`).
+enum DivingLogXMLDialect {
+    case divingLog, divelogsData
+
+    var format: String { self == .divingLog ? "divinglog" : "divelogs-dld" }
+
+    /// divelogs.de's names for Diving Log's columns (Subsurface's `xslt/divelogs.xslt` reads them
+    /// so); a name not listed keeps its own, and is reported if no rule takes it.
+    static let divelogsColumns: [String: String] = [
+        "divelogsdivenumber": "number", "divelogsid": "uuid", "date": "divedate", "time": "entrytime",
+        "divetimesec": "divetimesec", "maxdepth": "depth", "meandepth": "depthavg", "location": "city",
+        "site": "place", "airtemp": "airtemp", "watertempmaxdepth": "watertemp", "partner": "buddy",
+        "boatname": "boat", "cylinderdescription": "tanktype", "cylindersize": "tanksize",
+        "cylinderstartpressure": "press", "cylinderendpressure": "prese", "workingpressure": "presw",
+        "o2pct": "o2", "hepct": "he", "weight": "weight", "lognotes": "comments", "lat": "lat", "lng": "lon",
+        "sampleinterval": "profileint", "weather": "weather", "watervizibility": "visibility", "dbltank": "dbltank",
+    ]
 }
 
 /// The element names the XML reader tells apart, lowercased (DiveXML's ``NameTable``): 0 any other.
@@ -27,6 +64,7 @@ enum DivingLogTag: UInt8, CaseIterable {
     case divinglog, header, appname, appversion, exportdate, logbook, dive
     case profile, p, depth, temp, warning, press1, press2, press3, rbt, heartrate
     case place, lat, lon, country, city, buddy
+    case divelogsdata, sample
 
     private static let codes: [String: UInt8] = {
         var out: [String: UInt8] = [:]
@@ -67,13 +105,18 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
     private var diveDepth = 0
     private var sample: DivingLogSample?
     private var divesRead = 0
+    let dialect: DivingLogXMLDialect
 
-    init(file: String) {
+    init(file: String, dialect: DivingLogXMLDialect) {
         self.file = file
-        accountant = XMLAccountant(file: file, format: "divinglog")
+        self.dialect = dialect
+        accountant = XMLAccountant(file: file, format: dialect.format)
         accounts = Unmanaged.passUnretained(accountant)
-        builder = DivingLogBuilder(file: file, format: "divinglog")
+        builder = DivingLogBuilder(file: file, format: dialect.format, program: dialect == .divingLog ? "Diving Log" : "divelogs.de")
     }
+
+    /// The element whose children are a dive's columns.
+    private var diveTag: DivingLogTag { dialect == .divingLog ? .dive : .divelogsdata }
 
     private var line: Int { parser?.line ?? 0 }
 
@@ -94,16 +137,22 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         let tag = DivingLogTag(rawValue: code) ?? .other
         if !sawRoot {
             sawRoot = true
-            guard tag == .divinglog else {
-                parser?.stop(with: DiveError("divinglog.not-divinglog",
-                    "the file is XML but not a Diving Log export: its root element is <\(String(cString: localName))>, not <Divinglog>",
+            guard tag == (dialect == .divingLog ? .divinglog : .divelogsdata) else {
+                let expected = dialect == .divingLog ? "a Diving Log export" : "divelogs.de's <DIVELOGSDATA>"
+                parser?.stop(with: DiveError("\(dialect.format).not-\(dialect.format)",
+                    "the file is XML but not \(expected): its root element is <\(String(cString: localName))>",
                     at: parser?.location() ?? SourceLocation(file: file)))
                 return
             }
             rootLine = line
-            builder.header.sourceFormat = "divinglog"
-            builder.header.sourceVersion = attributes.value("dbversion")
-        } else if tag == .dive && parent == .logbook && record == nil {
+            if dialect == .divingLog {
+                builder.header.sourceFormat = "divinglog"
+                builder.header.sourceVersion = attributes.value("dbversion")
+            } else {
+                builder.header.sourceFormat = "divelogs_dld"
+                startRecord()
+            }
+        } else if tag == .dive && parent == .logbook && record == nil && dialect == .divingLog {
             var r = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: "dive/\(divesRead)"))
             for (name, key) in [("UUID", "uuid"), ("Updated", "updated")] {
                 let value = name == "UUID" ? attributes.value("uuid") : attributes.value("updated")
@@ -115,7 +164,7 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             diveDepth = stack.count
             accountant.inRecord = true
             accountant.recordDepth = stack.count
-        } else if record != nil && parent == .dive {
+        } else if record != nil && parent == .dive && dialect == .divingLog {
             // Country, City, Place and Buddy carry their value in attributes.
             switch tag {
             case .country, .city, .place:
@@ -127,6 +176,9 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
                 if let ids = attributes.value("ids"), !ids.isEmpty { record!.values["buddyids"] = DivingLogValue(name: "<Buddy> IDs", text: ids, location: at("Buddy")) }
             default: break
             }
+        } else if record != nil && tag == .sample && parent == .divelogsdata {
+            // At its place; `SAMPLEINTERVAL` makes it seconds when the dive is done.
+            sample = DivingLogSample(time: record!.samples.count + record!.samplesOverLimit, location: at("SAMPLE/\(record!.samples.count + record!.samplesOverLimit)"))
         } else if record != nil && tag == .p && parent == .profile {
             let location = at("Profile/P/\(record!.samples.count + record!.samplesOverLimit)")
             if let t = attributes.value("time"), let seconds = Int(t), seconds >= 0 {
@@ -151,7 +203,7 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         popMarks(ownTextCaptured: own)
         if record != nil && stack.count == diveDepth {
             finishDive()
-        } else if tag == .p, let s = sample {
+        } else if tag == .p || tag == .sample, let s = sample {
             if record!.samples.count < samplesPerDive { record!.samples.append(s) } else { record!.samplesOverLimit += 1 }
             sample = nil
         }
@@ -181,9 +233,16 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             markCarried()
             return
         }
-        if parent == .dive {
+        if parent == diveTag {
             let name = String(cString: localName)
-            record!.values[name.lowercased()] = DivingLogValue(name: name, text: value, location: at(name))
+            var key = name.lowercased(), text = value
+            if dialect == .divelogsData {
+                key = DivingLogXMLDialect.divelogsColumns[key] ?? key
+                // `17.05.2011`: day, month, year.
+                let parts = value.split(separator: ".")
+                if key == "divedate", parts.count == 3, parts[2].count == 4 { text = "\(parts[2])-\(parts[1])-\(parts[0])" }
+            }
+            record!.values[key] = DivingLogValue(name: name, text: text, location: at(name))
             markCarried()
             return
         }
@@ -193,7 +252,7 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             markCarried()
             return
         }
-        guard parent == .p, sample != nil else { return }
+        guard parent == .p || parent == .sample, sample != nil else { return }
         let number = Double(value)
         guard let x = number, x.isFinite else {
             builder.tally("sample-nan:\(tag)", .dropped, "not-a-number", at: at("Profile/P/\(String(cString: localName))")) { n in
@@ -226,15 +285,31 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         markCarried()
     }
 
+    /// divelogs.de's root is its one dive.
+    private func startRecord() {
+        record = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: "DIVELOGSDATA"))
+        diveDepth = stack.count
+        accountant.inRecord = true
+        accountant.recordDepth = stack.count
+    }
+
     private func finishDive() {
-        guard let r = record else { return }
+        guard var r = record else { return }
+        if dialect == .divelogsData, !r.samples.isEmpty {
+            if let v = r.values["profileint"], let interval = Int(v.text), interval > 0 {
+                for i in r.samples.indices { r.samples[i].time *= interval }
+            } else {
+                builder.report(.dropped, "profile-without-interval", "the dive's \(r.samples.count) <SAMPLE> have no SAMPLEINTERVAL to place them at; not carried", at: r.location)
+                r.samples = []
+            }
+        }
         let prefix = "dive/\(r.index)/"
         reportLongTexts(prefix: prefix)
         reportDrops(dive: true, prefix: prefix)
         accountant.inRecord = false
         record = nil
         divesRead += 1
-        if let dive = builder.buildDive(r, source: "divinglog") { ready.append(dive) }
+        if let dive = builder.buildDive(r, source: dialect.format) { ready.append(dive) }
     }
 
     func finishDocument() throws {
@@ -247,7 +322,11 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             g.type = "logbook"
             builder.header.sourceGenerator = g
         }
-        if divesRead == 0 {
+        if dialect == .divelogsData {
+            builder.report(.inferred, "units-metric",
+                           "divelogs.de's export states no units; read as metric (m, °C, bar, litres, kg), as Subsurface's reader of it does; DIVETIMESEC, SURFACETIME and SAMPLEINTERVAL are seconds by their names",
+                           at: SourceLocation(file: file, line: rootLine, path: "DIVELOGSDATA"))
+        } else if divesRead == 0 {
             builder.report(.absent, "no-dives", "the file holds no <Dive>", at: SourceLocation(file: file, line: rootLine, path: "Divinglog"))
         } else {
             builder.report(.inferred, "units-metric",

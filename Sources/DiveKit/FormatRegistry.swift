@@ -143,6 +143,7 @@ public enum FormatRegistry {
                     open: { path, name, _ in try DL7Reader(path: path, displayName: name) }),
         FormatEntry("divinglog", "Diving Log XML", sniff: DivingLog.sniffXML, open: { path, name, _ in try DivingLogXMLReader(path: path, displayName: name) }),
         FormatEntry("divinglog-db", "Diving Log database", sniff: DivingLog.sniffDatabase, open: { path, name, _ in try DivingLogDBReader(path: path, displayName: name) }),
+        FormatEntry("divelogs-dld", "divelogs.de DLD XML", sniff: DivingLog.sniffDivelogsData, open: { path, name, _ in try DivelogsDataReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.

@@ -37,9 +37,9 @@ func storedZip(_ name: String, _ data: [UInt8]) -> [UInt8] {
     /// A zip that is not a DM3 export is named as a zip, with what its first entry is.
     @Test func anotherZipIsNotADiveLogAndSaysWhatItHolds() throws {
         let dir = try Paths.temporaryDirectory()
-        try Data(storedZip("1.xml", Array("<?xml version=\"1.0\"?>\n<DIVELOGSDATA/>".utf8))).write(to: URL(fileURLWithPath: dir + "/a.DLD"))
+        try Data(storedZip("1.xml", Array("<?xml version=\"1.0\"?>\n<pocketnotes/>".utf8))).write(to: URL(fileURLWithPath: dir + "/a.zip"))
         try Data(storedZip("photo.jpg", [0xFF, 0xD8, 0xFF])).write(to: URL(fileURLWithPath: dir + "/b.zip"))
-        for (file, what) in [("a.DLD", "whose first entry is 1.xml, XML with root element <DIVELOGSDATA>"), ("b.zip", "whose first entry is photo.jpg")] {
+        for (file, what) in [("a.zip", "whose first entry is 1.xml, XML with root element <pocketnotes>"), ("b.zip", "whose first entry is photo.jpg")] {
             do {
                 _ = try detectFormat(path: dir + "/" + file)
                 Issue.record("\(file) was recognised")
