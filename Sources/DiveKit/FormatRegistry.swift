@@ -5,6 +5,7 @@ import DiveFIT
 import DiveJSON
 import DiveMacDive
 import DiveSSRF
+import DiveSeac
 import DiveShearwater
 import DiveSuunto
 import DiveUDCF
@@ -144,6 +145,7 @@ public enum FormatRegistry {
         FormatEntry("divinglog", "Diving Log XML", sniff: DivingLog.sniffXML, open: { path, name, _ in try DivingLogXMLReader(path: path, displayName: name) }),
         FormatEntry("divinglog-db", "Diving Log database", sniff: DivingLog.sniffDatabase, open: { path, name, _ in try DivingLogDBReader(path: path, displayName: name) }),
         FormatEntry("divelogs-dld", "divelogs.de DLD XML", sniff: DivingLog.sniffDivelogsData, open: { path, name, _ in try DivelogsDataReader(path: path, displayName: name) }),
+        FormatEntry("seac-sync", "Seac Sync database", sniff: SeacSync.sniff, open: { path, name, _ in try SeacSyncReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
@@ -151,7 +153,7 @@ public enum FormatRegistry {
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
-        FormatEntry("sqlite", "SQLite (the native database of Diving Log, Seac Sync and others)",
+        FormatEntry("sqlite", "SQLite database of another program",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
     ]
 

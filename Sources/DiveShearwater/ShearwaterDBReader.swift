@@ -73,11 +73,13 @@ public final class ShearwaterDBReader: DiveSource {
     /// The named copy of an unnamed input this reader made, removed when it is done.
     private var copy: String?
 
-    /// What `path` holds, copied to a new file only this user can read in the temporary directory.
-    private static func namedCopy(of path: String, displayName: String) throws -> String {
+    /// What `path` holds, copied to a new file only this user can read in the temporary directory
+    /// (named `prefix-XXXXXX`): SQLite cannot open an unnamed input (standard input) by its
+    /// `/proc/self/fd` path. Every SQLite reader uses it; the caller removes the copy.
+    package static func namedCopy(of path: String, displayName: String, prefix: String = "umilog-shearwater") throws -> String {
         let input = try InputFile(path: path, displayName: displayName)
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/umilog-shearwater-XXXXXX").utf8CString)
+        var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { p in p.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
             throw DiveError("io.create", "cannot make a temporary copy of the database: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))
@@ -102,7 +104,7 @@ public final class ShearwaterDBReader: DiveSource {
     }
 
     /// `path` as an SQLite URI opening it read-only and immutable (no lock, no journal beside it).
-    static func immutableURI(_ path: String) -> String {
+    package static func immutableURI(_ path: String) -> String {
         var out = "file:"
         for b in path.utf8 {
             let c = Character(UnicodeScalar(b))

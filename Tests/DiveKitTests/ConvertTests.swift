@@ -141,8 +141,8 @@ struct UnsupportedInputTests {
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
         // macdive/macdive__data.xml is read now (DiveMacDive's MacDiveReader).
         ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
-        ("other/seac-sync__TestDiveSeacSync.db", "a SQLite (the native database of Diving Log, Seac Sync and others) logbook"),
         // other/'s two DL7 exports (.zxu, .ZXL) are read now (DiveDL7's DL7Reader).
+        // other/seac-sync__TestDiveSeacSync.db is read now (DiveSeac's SeacSyncReader).
     ])
     func aDiveLogInAFormatNotReadYetIsNamed(file: String, named: String) throws {
         let report = convert(inputs: [Paths.corpus + "/" + file], options: ConvertOptions(to: .csv), standardOutput: Capture())

@@ -187,7 +187,7 @@ struct CorpusImportTests {
             guard case .unsupported(let format, _) = f.status else { return ("", "") }
             return (f.path.split(separator: "/").last.map(String.init)!, format)
         })
-        // json/ 2, other/ 7 (with JDiveLog and Seac Sync's SQLite), udcf/ 2, divinglog/ 3
+        // json/ 2, other/ 6 (with JDiveLog), udcf/ 2, divinglog/ 3
         // (Diving Log XML and SQLite, Subsurface's divelogs.de export), shearwater/ 3 (Shearwater's
         // XML and its Cloud database), fit/ 6, macdive/ 5. (other/'s Suunto DM4 export left this
         // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived, and fit/'s six, 33 → 27, with
@@ -195,8 +195,8 @@ struct CorpusImportTests {
         // Shearwater readers; udcf/'s two and other/'s three UDCF files, dl7/'s three and other's
         // two DL7 exports and macdive/'s five, 22 → 7, with the UDCF, DL7 and MacDive readers;
         // divinglog/'s XML export and database and other/'s XML export, 7 → 4, with the Diving
-        // Log readers.)
-        #expect(unsupported.count == 4)
+        // Log readers; other/'s Seac Sync database, 4 → 3, with the Seac Sync reader.)
+        #expect(unsupported.count == 3)
         #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
         #expect(unsupported["macdive__nightdive.xml"] == nil)
         #expect(unsupported["macdive-synthetic__imperial_small.xml"] == nil)
@@ -262,17 +262,19 @@ struct CorpusImportTests {
         // 92 → 112 duplicates (2 + 9 + 9), 384 → 444 new (51 + 18 − 9), 391 → 451 inserted.
         // The five MacDive XML files hold 15 dives (data.xml 10, MissingProps 2, doubles,
         // nightdive and the imperial fixture 1 each): 587 → 602 read, 444 → 459 new, 451 → 466
-        // inserted.
+        // inserted. The Seac Sync database holds 2 dives, both new: 602 → 604 read, 459 → 461
+        // new, 466 → 468 inserted.
         #expect(main.alreadyImported == 19)
         #expect(main.duplicates == 113)
         // The Diving Log files hold 7 dives, all new: data.xml's 4, the short export's 2 and the
         // database's 1: 602 → 609 read, 459 → 466 new, 466 → 473 inserted. divelogs.de's DLD,
         // read now as a zip of <DIVELOGSDATA>, holds the 2011-05-17 Sund Rock dive: it is walked
         // first and imported, and divelogs.de's UDCF of the same dive becomes a duplicate in its
-        // place: 609 → 610 read, 112 → 113 duplicates, inserted unchanged.
-        #expect(main.inserted == 466)
-        #expect(read == 610)
-        #expect(inserted == 473)
+        // place: 609 → 610 read, 112 → 113 duplicates, inserted unchanged. The Seac Sync
+        // database's 2 dives are new: 610 → 612 read, 466 → 468 new, 473 → 475 inserted.
+        #expect(main.inserted == 468)
+        #expect(read == 612)
+        #expect(inserted == 475)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])
