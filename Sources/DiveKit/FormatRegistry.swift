@@ -153,6 +153,11 @@ public enum FormatRegistry {
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
+        // Binary logbooks named by their first bytes.
+        FormatEntry("divesoft-dlf", "Divesoft Freedom/Liberty (.dlf)", sniff: { $0.bytes.starts(with: Array("DivE".utf8)) ? .certain : .none }),
+        FormatEntry("uwatec-datatrak", "Uwatec DataTrak (.log)", sniff: { sniffDataTrak($0.bytes) ? .likely : .none }),
+        FormatEntry("ms-access", "SmartTRAK or other Microsoft Access (.slg, .mdb)",
+                    sniff: { sniffJetDatabase($0.bytes) ? .certain : .none }),
         FormatEntry("sqlite", "SQLite database of another program",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
     ]
@@ -239,3 +244,17 @@ final class CSVProfileDocumentWriter: DiveWriter {
     }
 }
 
+/// Uwatec DataTrak's logbook: `A1 00`, then (little-endian at bytes 6–7) how many dives it holds,
+/// as Subsurface's `datatrak.cpp` checks it [V subsurface/subsurface core/datatrak.cpp].
+func sniffDataTrak(_ b: [UInt8]) -> Bool {
+    guard b.count >= 8, b[0] == 0xA1, b[1] == 0x00 else { return false }
+    return Int(b[6]) | Int(b[7]) << 8 > 0
+}
+
+/// A Microsoft Jet or ACE database (Access `.mdb`/`.accdb`, SmartTRAK's `.slg`): its format name
+/// at byte 4.
+func sniffJetDatabase(_ b: [UInt8]) -> Bool {
+    guard b.count >= 19 else { return false }
+    let name = b[4..<19]
+    return name.elementsEqual("Standard Jet DB".utf8) || name.elementsEqual("Standard ACE DB".utf8)
+}
