@@ -2,6 +2,7 @@ import DiveCSV
 import DiveDL7
 import DiveDivingLog
 import DiveFIT
+import DiveJDiveLog
 import DiveJSON
 import DiveMacDive
 import DiveSSRF
@@ -146,13 +147,14 @@ public enum FormatRegistry {
         FormatEntry("divinglog-db", "Diving Log database", sniff: DivingLog.sniffDatabase, open: { path, name, _ in try DivingLogDBReader(path: path, displayName: name) }),
         FormatEntry("divelogs-dld", "divelogs.de DLD XML", sniff: DivingLog.sniffDivelogsData, open: { path, name, _ in try DivelogsDataReader(path: path, displayName: name) }),
         FormatEntry("seac-sync", "Seac Sync database", sniff: SeacSync.sniff, open: { path, name, _ in try SeacSyncReader(path: path, displayName: name) }),
+        FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none },
+                    open: { path, name, _ in try JDiveLogReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
-        FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none }),
         // Binary logbooks named by their first bytes.
         FormatEntry("divesoft-dlf", "Divesoft Freedom/Liberty (.dlf)", sniff: { $0.bytes.starts(with: Array("DivE".utf8)) ? .certain : .none }),
         FormatEntry("uwatec-datatrak", "Uwatec DataTrak (.log)", sniff: { sniffDataTrak($0.bytes) ? .likely : .none }),

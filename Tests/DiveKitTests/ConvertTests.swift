@@ -140,7 +140,7 @@ struct UnsupportedInputTests {
         ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
         // macdive/macdive__data.xml is read now (DiveMacDive's MacDiveReader).
-        ("other/jdivelog__TestDiveJDiveLog.jlb", "a JDiveLog logbook (root element <JDiveLog>)"),
+        // other/jdivelog__TestDiveJDiveLog.jlb is read now (DiveJDiveLog's JDiveLogReader).
         // other/'s two DL7 exports (.zxu, .ZXL) are read now (DiveDL7's DL7Reader).
         // other/seac-sync__TestDiveSeacSync.db is read now (DiveSeac's SeacSyncReader).
     ])
