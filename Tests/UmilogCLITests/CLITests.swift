@@ -129,11 +129,11 @@ struct ConformCLITests {
     /// that never ran), exit 2.
     @Test func pairsOfAFormatNotReadAreAShapeErrorAndExitTwo() throws {
         let dir = try Paths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: dir + "/jdivelog", withIntermediateDirectories: true)
-        try Data("<JDiveLog/>".utf8).write(to: URL(fileURLWithPath: dir + "/jdivelog/a.jlb"))
+        try FileManager.default.createDirectory(atPath: dir + "/divelogs-de", withIntermediateDirectories: true)
+        try Data("<dive/>".utf8).write(to: URL(fileURLWithPath: dir + "/divelogs-de/a.xml"))
         let r = try umilog(["conform", dir])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("error[conform.shape]: jdivelog/: reader pairs for the format \"jdivelog\", which umilog does not read"))
+        #expect(r.stderr.contains("error[conform.shape]: divelogs-de/: reader pairs for the format \"divelogs-de\", which umilog does not read"))
     }
 
     @Test func aFailingCaseExitsOne() throws {
