@@ -36,12 +36,15 @@ open class XMLDiveReader: DiveSource {
     ///     in it (see ``XMLPushParser/checksDeclaredEncoding``).
     ///   - acceptedDoctypeRoot: the root a DOCTYPE without internal subset may name (see
     ///     ``XMLPushParser/acceptedDoctypeRoot``).
+    ///   - fragmentRoot: the root to open around a file of sibling elements (see
+    ///     ``XMLPushParser/fragmentRoot``).
     package init(path: String, displayName: String, state: any XMLDiveState, lenient: Bool = false,
-                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil) throws {
+                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil, fragmentRoot: String? = nil) throws {
         self.displayName = displayName
         self.state = state
         parser = try XMLPushParser(path: path, displayName: displayName, handler: state, lenient: lenient,
-                                   checksDeclaredEncoding: checksDeclaredEncoding, acceptedDoctypeRoot: acceptedDoctypeRoot)
+                                   checksDeclaredEncoding: checksDeclaredEncoding, acceptedDoctypeRoot: acceptedDoctypeRoot,
+                                   fragmentRoot: fragmentRoot)
         state.parser = parser
         state.accountant.parser = parser
     }

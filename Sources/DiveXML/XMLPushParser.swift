@@ -186,12 +186,21 @@ package final class XMLPushParser {
     /// other DOCTYPE still refuses. `nil` for formats that never carry one.
     package let acceptedDoctypeRoot: String?
 
+    /// The name of a root element the parser opens around the input and closes at its end, for
+    /// a writer whose file is a run of sibling elements with no root of its own (libdivecomputer's
+    /// universal dump: one `<dive>` after another). Opened after a byte-order mark and an XML
+    /// declaration, on the input's first line (so lines stay the file's; columns on that line
+    /// count the name). The handler sees it as the root. `nil` for well-formed documents.
+    package let fragmentRoot: String?
+
     /// Opens `path` (or standard input for `-`) for parsing.
     /// - Parameters:
     ///   - checksDeclaredEncoding: see ``checksDeclaredEncoding``.
     ///   - acceptedDoctypeRoot: see ``acceptedDoctypeRoot``.
+    ///   - fragmentRoot: see ``fragmentRoot``.
     package init(path: String, displayName: String, handler: XMLEventHandler, lenient: Bool = false,
-                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil) throws {
+                 checksDeclaredEncoding: Bool = false, acceptedDoctypeRoot: String? = nil, fragmentRoot: String? = nil) throws {
+        self.fragmentRoot = fragmentRoot
         self.handler = Unmanaged.passUnretained(handler)
         self.lenient = lenient
         self.acceptedDoctypeRoot = acceptedDoctypeRoot
@@ -216,6 +225,7 @@ package final class XMLPushParser {
         self.encoding = encoding
         checksDeclaredEncoding = false
         acceptedDoctypeRoot = nil
+        fragmentRoot = nil
         input = nil
         buffer = []
     }
@@ -288,12 +298,35 @@ package final class XMLPushParser {
     }
 
     private func parse(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
+        var chunk = chunk
         if context == nil {
             if checksDeclaredEncoding {
                 ignoredEncoding = Self.contradictedEncoding(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count))
             }
             try createContext()
+            if let root = fragmentRoot {
+                let head = Self.prologueLength(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count))
+                if head > 0 { try push(UnsafeRawBufferPointer(rebasing: chunk[0..<head]), terminate: false) }
+                try Array("<\(root)>".utf8).withUnsafeBytes { try push($0, terminate: false) }
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[head...])
+            }
         }
+        if terminate, let root = fragmentRoot {
+            try Array("</\(root)>".utf8).withUnsafeBytes { try push($0, terminate: false) }
+        }
+        try push(chunk, terminate: terminate)
+    }
+
+    /// The length of a byte-order mark and an XML declaration at the start of `head`.
+    static func prologueLength(_ head: UnsafeBufferPointer<UInt8>) -> Int {
+        var i = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard head[i...].starts(with: "<?xml".utf8) else { return i }
+        i += 5
+        while i + 1 < head.count, !(head[i] == UInt8(ascii: "?") && head[i + 1] == UInt8(ascii: ">")) { i += 1 }
+        return min(i + 2, head.count)
+    }
+
+    private func push(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
         terminating = terminate
         // libxml2 takes at most Int32.max bytes a call; the chunks here are far smaller.
         let status = xmlParseChunk(context, chunk.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count), terminate ? 1 : 0)
