@@ -4,6 +4,7 @@ import DiveDivingLog
 import DiveFIT
 import DiveJDiveLog
 import DiveJSON
+import DiveLibdcXML
 import DiveMacDive
 import DiveSSRF
 import DiveSeac
@@ -149,10 +150,11 @@ public enum FormatRegistry {
         FormatEntry("seac-sync", "Seac Sync database", sniff: SeacSync.sniff, open: { path, name, _ in try SeacSyncReader(path: path, displayName: name) }),
         FormatEntry("jdivelog", "JDiveLog", sniff: { $0.root == "jdivelog" ? .certain : .none },
                     open: { path, name, _ in try JDiveLogReader(path: path, displayName: name) }),
+        FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: LibdcXML.sniff,
+                    open: { path, name, _ in try LibdcXMLReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
-        FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: { $0.root == "dive" && $0.contains("<fingerprint>") && $0.contains("<divetime>") ? .likely : .none }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         // Binary logbooks named by their first bytes.

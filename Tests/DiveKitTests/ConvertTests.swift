@@ -137,7 +137,7 @@ struct UnsupportedInputTests {
         // other/divinglog__DivingLog6_export.xml is read now (DiveDivingLog's DivingLogXMLReader).
         // other/divinglog__TestDiveDivingLog5.08.udcf is read now (DiveUDCF's UDCFReader).
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
-        ("other/libdivecomputer-universal__libdc-1.xml", "a libdivecomputer XML dump logbook (root element <dive>)"),
+        // other/libdivecomputer-universal__libdc-1.xml is read now (DiveLibdcXML's LibdcXMLReader).
         ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
         // macdive/macdive__data.xml is read now (DiveMacDive's MacDiveReader).
         // other/jdivelog__TestDiveJDiveLog.jlb is read now (DiveJDiveLog's JDiveLogReader).
