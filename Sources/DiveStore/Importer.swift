@@ -531,10 +531,14 @@ struct FileRun {
 
     /// Records record `index` of `source` as a source of the logbook's dive (nothing when
     /// `source` is nil: a dive restored from its own sources).
+    /// A uuid that only says where the dive lies in its file is kept as no source's identity:
+    /// another file's dive at that place has it too, and a backup restoring it would take that
+    /// dive for this one.
     private func recordSource(dive: String, source: Int64?, index: Int, from d: Dive) throws {
         guard let source else { return }
+        let identity = d.uuid == dive || d.provenance?.positionalIdentity == true ? nil : d.uuid
         try db.write("INSERT INTO dive_source (dive_id, source_file_id, record_index, record_id, line, source_uuid) VALUES (?, ?, ?, ?, ?, ?)",
-                     [dive, source, index, d.provenance?.sourceID, d.provenance?.line, d.uuid == dive ? nil : d.uuid])
+                     [dive, source, index, d.provenance?.sourceID, d.provenance?.line, identity])
     }
 }
 
