@@ -38,7 +38,8 @@ let package = Package(
         .target(name: "DiveFIT", dependencies: ["DiveCore"]),
         .target(name: "DiveDL7", dependencies: ["DiveCore"]),
         .target(name: "DiveSeac", dependencies: ["DiveCore", "DiveShearwater", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveMacDive", "DiveDivingLog", "DiveJDiveLog", "DiveLibdcXML", "DiveFIT", "DiveDL7", "DiveSeac", "DiveArchive", "DiveCSV", "DiveJSON"]),
+        .target(name: "DiveDivesoft", dependencies: ["DiveCore"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveMacDive", "DiveDivingLog", "DiveJDiveLog", "DiveLibdcXML", "DiveFIT", "DiveDL7", "DiveSeac", "DiveDivesoft", "DiveArchive", "DiveCSV", "DiveJSON"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
@@ -74,6 +75,7 @@ let package = Package(
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveDL7Tests", dependencies: ["DiveDL7", "DiveCore", "TestSupport"]),
+        .testTarget(name: "DiveDivesoftTests", dependencies: ["DiveDivesoft", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveSeacTests", dependencies: ["DiveSeac", "DiveCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ],

@@ -1,5 +1,6 @@
 import DiveCSV
 import DiveDL7
+import DiveDivesoft
 import DiveDivingLog
 import DiveFIT
 import DiveJDiveLog
@@ -152,13 +153,14 @@ public enum FormatRegistry {
                     open: { path, name, _ in try JDiveLogReader(path: path, displayName: name) }),
         FormatEntry("libdc-xml", "libdivecomputer XML dump", sniff: LibdcXML.sniff,
                     open: { path, name, _ in try LibdcXMLReader(path: path, displayName: name) }),
+        FormatEntry("divesoft-dlf", "Divesoft Freedom/Liberty (.dlf)", sniff: { Divesoft.sniff($0.bytes) ? .certain : .none },
+                    open: { path, name, _ in try DivesoftReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         // Binary logbooks named by their first bytes.
-        FormatEntry("divesoft-dlf", "Divesoft Freedom/Liberty (.dlf)", sniff: { $0.bytes.starts(with: Array("DivE".utf8)) ? .certain : .none }),
         FormatEntry("uwatec-datatrak", "Uwatec DataTrak (.log)", sniff: { sniffDataTrak($0.bytes) ? .likely : .none }),
         FormatEntry("ms-access", "SmartTRAK or other Microsoft Access (.slg, .mdb)",
                     sniff: { sniffJetDatabase($0.bytes) ? .certain : .none }),
