@@ -183,7 +183,7 @@ struct CorpusImportTests {
             guard case .unsupported(let format, _) = f.status else { return ("", "") }
             return (f.path.split(separator: "/").last.map(String.init)!, format)
         })
-        // Now other/ 2 (two binary logbooks: DataTrak, SmartTRAK) and divinglog/ 1
+        // Now other/ 1 (SmartTRAK's Access database) and divinglog/ 1
         // (Subsurface's divelogs.de upload fragment). (other/'s Suunto DM4 export left this
         // list, 34 → 33, when the Suunto DM4/DM5 XML reader arrived, and fit/'s six, 33 → 27, with
         // the FIT reader; json/'s two and shearwater/'s three, 27 → 22, with the Suunto app JSON and
@@ -193,11 +193,12 @@ struct CorpusImportTests {
         // Log readers; other/'s Seac Sync database, 4 → 3, with the Seac Sync reader. other/'s
         // three binary logbooks are named by their first bytes since, 3 → 6; other/'s JDiveLog
         // logbook, 6 → 5, with the JDiveLog reader; other/'s libdivecomputer dump, 5 → 4, with
-        // the libdivecomputer XML reader; other/'s Divesoft log, 4 → 3, with the Divesoft reader.)
-        #expect(unsupported.count == 3)
+        // the libdivecomputer XML reader; other/'s Divesoft log, 4 → 3, with the Divesoft reader;
+        // other/'s DataTrak logbook, 3 → 2, with the DataTrak reader.)
+        #expect(unsupported.count == 2)
         #expect(unsupported["divesoft__Liberty_CCR_header_v1_00000011.dlf"] == nil)
         #expect(unsupported["smarttrak__Demo_SmartTrak.slg"] == "SmartTRAK or other Microsoft Access (.slg, .mdb)")
-        #expect(unsupported["uwatec-datatrak__Example.log"] == "Uwatec DataTrak (.log)")
+        #expect(unsupported["uwatec-datatrak__Example.log"] == nil)
         #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
         #expect(unsupported["macdive__nightdive.xml"] == nil)
         #expect(unsupported["macdive-synthetic__imperial_small.xml"] == nil)
@@ -278,10 +279,12 @@ struct CorpusImportTests {
         // duplicates. The libdivecomputer dump's 23 dives are the 23 of django-divelog's Subsurface
         // logbook (ssrf/subsurface-v1__subsurface-1.xml, the same computer's download): 613 →
         // 636 read, 114 → 137 duplicates. The Divesoft log's one dive (2021-06-12, CCR) is new:
-        // 636 → 637 read, 468 → 469 new, 475 → 476 inserted.
-        #expect(main.inserted == 469)
-        #expect(read == 637)
-        #expect(inserted == 476)
+        // 636 → 637 read, 468 → 469 new, 475 → 476 inserted. The DataTrak logbook's 76 dives
+        // (1993-10-04 to 1998-10-02) are in no other file: 637 → 713 read, 469 → 545 new,
+        // 476 → 552 inserted.
+        #expect(main.inserted == 545)
+        #expect(read == 713)
+        #expect(inserted == 552)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])
