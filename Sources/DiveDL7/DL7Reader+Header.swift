@@ -187,6 +187,7 @@ extension DL7Reader {
     func finishVendorBlock(reporting: Bool = true) {
         guard let open = block else { return }
         block = nil
+        unknownBlockName = nil
         guard reporting, open.bytes > 0 else { return }
         let head = DL7Segment.string(open.head.withUnsafeBytes { $0 }).trimmingWhitespace()
         let more = open.bytes > open.head.count ? "…" : ""

@@ -35,6 +35,8 @@ public final class DL7Reader: DiveSource {
     var draft: DL7Draft?
     /// The segment id of a `{…}` block being read (`ZDP`, `ZAR`), with where it began.
     var block: (id: String, line: Int, bytes: Int, head: [UInt8])?
+    /// The name of an open block DL7 does not define, read on as a vendor block.
+    var unknownBlockName: String?
     var divesRead = 0
     private var ready: Dive?
     private var finished = false
@@ -200,8 +202,9 @@ public final class DL7Reader: DiveSource {
             default:
                 report(.dropped, "block-not-carried", "a \(id){ … } block is no block DL7 defines; its content is not carried",
                        line: lineNumber, column: 1, path: id)
-                // Read on as a vendor block would be, to its closing brace.
+                // Read on as a vendor block would be, to its closing brace (named as written).
                 block = ("ZAR", lineNumber, 0, [])
+                unknownBlockName = id
                 continueVendorBlock((line.start + 4, line.end), reporting: false)
             }
             return
@@ -231,9 +234,10 @@ public final class DL7Reader: DiveSource {
     /// The end of the file: the last dive closes, an open block is said.
     private func endOfFile() {
         if let open = block {
-            report(.resolved, "block-not-closed", "the \(open.id){ block opened at line \(open.line) is not closed before the file ends",
-                   line: open.line, column: 1, path: open.id)
-            if open.id == "ZAR" { finishVendorBlock() }
+            let name = unknownBlockName ?? open.id
+            report(.resolved, "block-not-closed", "the \(name){ block opened at line \(open.line) is not closed before the file ends",
+                   line: open.line, column: 1, path: name)
+            if open.id == "ZAR" { finishVendorBlock(reporting: unknownBlockName == nil) }
             block = nil
         }
         closeDive()

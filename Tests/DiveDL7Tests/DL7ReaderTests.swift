@@ -232,6 +232,15 @@ struct DL7CorpusTests {
         #expect(!DL7.sniff(Array("<?xml".utf8)))
     }
 
+    /// A block DL7 does not define, left open at the end of the file, is named as written.
+    @Test func anUnknownBlockLeftOpenIsNamedAsWritten() throws {
+        let (dives, findings, _) = try readDL7(try dl7File("FSH|^~<>{}|\nZRH{\n"))
+        #expect(dives.isEmpty)
+        #expect(findings.map(\.code) == ["dl7.block-not-carried", "dl7.block-not-closed", "dl7.no-dives"])
+        #expect(findings[1].message == "the ZRH{ block opened at line 2 is not closed before the file ends")
+        #expect(findings[1].location.path == "ZRH")
+    }
+
     @Test func gasCodes() {
         #expect(DL7Gas.mix("1")! == (21, 0))
         #expect(DL7Gas.mix("1.00")! == (21, 0))
