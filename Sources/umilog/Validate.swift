@@ -6,7 +6,7 @@ import Glibc
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check dive logs: UDDF against the UDDF 3.2.2 schema and the model's rules, DiveJSON against its schema and the spec's rules, CSV for structure, Subsurface XML and every other format umilog reads (FIT, Suunto, Shearwater) by reading every dive: the reader's findings and the model's rules.",
+        abstract: "Check dive logs: UDDF against the UDDF 3.2.2 schema and the model's rules, DiveJSON against its schema and the spec's rules, CSV for structure and then by reading it, Subsurface XML and every other format umilog reads (FIT, Suunto, Shearwater, MacDive, Diving Log, UDCF, DL7 …) by reading every dive: the reader's findings and the model's rules.",
         discussion: """
             Directories are checked recursively (hidden entries and files that are not dive logs \
             are skipped and listed); `-` reads standard input. Diagnostics go to standard output, \
