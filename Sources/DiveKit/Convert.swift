@@ -224,9 +224,14 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
 /// CSV options the command was given.
 public func detectFormat(path: String, displayName: String? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> FileFormat {
     let name = displayName ?? path
+    return try detectFormat(path: path, head: Sniffer.head(path: path, displayName: name), displayName: name, csv: csv)
+}
+
+/// ``detectFormat(path:displayName:csv:)`` for a file whose first bytes were read already.
+func detectFormat(path: String, head: [UInt8], displayName name: String, csv: CSVReadOptions) throws -> FileFormat {
     let format: FileFormat
     do {
-        format = try detectFormat(head: Sniffer.head(path: path, displayName: name), displayName: name)
+        format = try detectFormat(head: head, displayName: name)
     } catch let e as DiveError where e.code == "format.unknown-zip" {
         // A zip is read like a folder: any entry that is a dive log makes it one.
         guard ArchiveDiveSource.holdsDiveLog(path: path, displayName: name, csv: csv) else { throw e }
@@ -301,7 +306,7 @@ public enum FileKind: Sendable {
 public func classifyFile(_ path: String, csv: CSVReadOptions = CSVReadOptions()) throws -> FileKind {
     let head = try Sniffer.head(path: path, displayName: path)
     do {
-        let format = try detectFormat(path: path, csv: csv)
+        let format = try detectFormat(path: path, head: head, displayName: path, csv: csv)
         if format == .json && !Sniffer.declaresDiveJSON(head) {
             return .notADiveLog(DiveError("format.unknown-json", "the file is JSON but not a DiveJSON document (it does not begin with \"format\": \"divejson\")",
                                           at: SourceLocation(file: path, line: 1)))
