@@ -36,14 +36,60 @@ public final class DivelogsDataReader: XMLDiveReader {
     }
 }
 
-/// The two XML spellings of a Diving Log record: Diving Log's export (a `<Logbook>` of `<Dive>`
-/// elements, each column under its own name, samples `<P Time="…">`) and divelogs.de's
-/// `<DIVELOGSDATA>` (the root is the one dive, columns under divelogs.de's names, samples
-/// `<SAMPLE>` at `SAMPLEINTERVAL`).
-enum DivingLogXMLDialect {
-    case divingLog, divelogsData
+/// Streams the dive Subsurface uploads to divelogs.de (a `.divelogs` file: `<dive ignore-root="yes">`),
+/// written by Subsurface's `xslt/divelogs-export.xslt`: the root is the one dive, its children
+/// divelogs.de's fields (`maxdepth`, `duration`, `tanks/tank`…), the samples `<SAMPLE>` a depth
+/// (or `<d>` depth and `<t>` temperature) every `samplerate` seconds. Each field is read into the
+/// same record under Diving Log's column and built by the same rules (`docs/divinglog-mapping.md`).
+public final class DivelogsUploadReader: XMLDiveReader {
+    /// Opens the `.divelogs` document at `path` (`-` for standard input).
+    /// - Parameter displayName: the name diagnostics use; defaults to `path`.
+    public init(path: String, displayName: String? = nil) throws {
+        let name = Self.name(path, displayName)
+        try super.init(path: path, displayName: name, state: DivingLogXMLState(file: name, dialect: .divelogsUpload))
+    }
+}
 
-    var format: String { self == .divingLog ? "divinglog" : "divelogs-dld" }
+/// The three XML spellings of a Diving Log record: Diving Log's export (a `<Logbook>` of `<Dive>`
+/// elements, each column under its own name, samples `<P Time="…">`), divelogs.de's
+/// `<DIVELOGSDATA>` (the root is the one dive, columns under divelogs.de's names, samples
+/// `<SAMPLE>` at `SAMPLEINTERVAL`) and Subsurface's upload to divelogs.de (`<dive ignore-root>`:
+/// the root is the one dive, lowercase field names, `<tanks>` of `<tank>`, samples `<SAMPLE>` at
+/// `samplerate`).
+enum DivingLogXMLDialect {
+    case divingLog, divelogsData, divelogsUpload
+
+    var format: String {
+        switch self {
+        case .divingLog: "divinglog"
+        case .divelogsData: "divelogs-dld"
+        case .divelogsUpload: "divelogs-de"
+        }
+    }
+
+    /// The root element the dialect's file opens with.
+    var root: DivingLogTag {
+        switch self {
+        case .divingLog: .divinglog
+        case .divelogsData: .divelogsdata
+        case .divelogsUpload: .dive
+        }
+    }
+
+    /// Subsurface's divelogs.de upload fields (`xslt/divelogs-export.xslt`) as Diving Log's
+    /// columns; a name not listed keeps its own, and is reported if no rule takes it.
+    /// `visibility` is Subsurface's 1–5 star rating, not Diving Log's list: its own key.
+    static let uploadColumns: [String: String] = [
+        "date": "divedate", "time": "entrytime", "dc_model": "computer", "duration": "divetimesec",
+        "divesite": "place", "location": "city", "visibility": "visibility-stars", "weights": "weight",
+        "notes": "comments", "lng": "lon", "maxdepth": "depth", "meandepth": "depthavg",
+        "depthtemp": "watertemp", "samplerate": "profileint",
+    ]
+
+    /// The upload's `<tank>` fields as the columns of a Diving Log tank.
+    static let uploadTankColumns: [String: String] = [
+        "tank": "tanktype", "vol": "tanksize", "start_pressure": "press", "end_pressure": "prese", "wp": "presw",
+    ]
 
     /// divelogs.de's names for Diving Log's columns (Subsurface's `xslt/divelogs.xslt` reads them
     /// so); a name not listed keeps its own, and is reported if no rule takes it.
@@ -65,6 +111,7 @@ enum DivingLogTag: UInt8, CaseIterable {
     case profile, p, depth, temp, warning, press1, press2, press3, rbt, heartrate
     case place, lat, lon, country, city, buddy
     case divelogsdata, sample
+    case tanks, tank, sampledata, d, t
 
     private static let codes: [String: UInt8] = {
         var out: [String: UInt8] = [:]
@@ -104,6 +151,9 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
     private var record: DivingLogRecord?
     private var diveDepth = 0
     private var sample: DivingLogSample?
+    /// The upload's `<tank>` being read, and its depth in the element stack.
+    private var tank: [String: DivingLogValue]?
+    private var tankDepth = 0
     private var divesRead = 0
     let dialect: DivingLogXMLDialect
 
@@ -112,11 +162,11 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         self.dialect = dialect
         accountant = XMLAccountant(file: file, format: dialect.format)
         accounts = Unmanaged.passUnretained(accountant)
-        builder = DivingLogBuilder(file: file, format: dialect.format, program: dialect == .divingLog ? "Diving Log" : "divelogs.de")
+        builder = DivingLogBuilder(file: file, format: dialect.format, program: dialect == .divingLog ? "Diving Log" : dialect == .divelogsData ? "divelogs.de" : "Subsurface's divelogs.de upload")
     }
 
     /// The element whose children are a dive's columns.
-    private var diveTag: DivingLogTag { dialect == .divingLog ? .dive : .divelogsdata }
+    private var diveTag: DivingLogTag { dialect == .divelogsData ? .divelogsdata : .dive }
 
     private var line: Int { parser?.line ?? 0 }
 
@@ -137,21 +187,41 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         let tag = DivingLogTag(rawValue: code) ?? .other
         if !sawRoot {
             sawRoot = true
-            guard tag == (dialect == .divingLog ? .divinglog : .divelogsdata) else {
-                let expected = dialect == .divingLog ? "a Diving Log export" : "divelogs.de's <DIVELOGSDATA>"
+            guard tag == dialect.root else {
+                let expected = switch dialect {
+                case .divingLog: "a Diving Log export"
+                case .divelogsData: "divelogs.de's <DIVELOGSDATA>"
+                case .divelogsUpload: "Subsurface's divelogs.de upload (<dive ignore-root=\"yes\">)"
+                }
                 parser?.stop(with: DiveError("\(dialect.format).not-\(dialect.format)",
                     "the file is XML but not \(expected): its root element is <\(String(cString: localName))>",
                     at: parser?.location() ?? SourceLocation(file: file)))
                 return
             }
             rootLine = line
-            if dialect == .divingLog {
+            switch dialect {
+            case .divingLog:
                 builder.header.sourceFormat = "divinglog"
                 builder.header.sourceVersion = attributes.value("dbversion")
-            } else {
+            case .divelogsData:
                 builder.header.sourceFormat = "divelogs_dld"
                 startRecord()
+            case .divelogsUpload:
+                builder.header.sourceFormat = "divelogs_de"
+                // `ignore-root` tells Subsurface's next step (its XML-to-JSON stylesheet) to
+                // leave the root out of the JSON it uploads: no value of the dive.
+                _ = attributes.value("ignore-root")
+                startRecord()
             }
+        } else if dialect == .divelogsUpload && record != nil && (tag == .tanks || tag == .sampledata) && parent == .dive {
+            // `type="array"`: the same JSON step's mark for a list; no value of the dive.
+            _ = attributes.value("type")
+        } else if dialect == .divelogsUpload && record != nil && tag == .tank && parent == .tanks {
+            let index = record!.extraTanks.count
+            tank = ["tankid": DivingLogValue(name: "tank", text: "\(index)", location: at("tanks/tank/\(index)"))]
+            tankDepth = stack.count
+        } else if dialect == .divelogsUpload && record != nil && tag == .sample && parent == .sampledata {
+            sample = DivingLogSample(time: record!.samples.count + record!.samplesOverLimit, location: at("sampledata/SAMPLE/\(record!.samples.count + record!.samplesOverLimit)"))
         } else if tag == .dive && parent == .logbook && record == nil && dialect == .divingLog {
             var r = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: "dive/\(divesRead)"))
             for (name, key) in [("UUID", "uuid"), ("Updated", "updated")] {
@@ -203,6 +273,9 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         popMarks(ownTextCaptured: own)
         if record != nil && stack.count == diveDepth {
             finishDive()
+        } else if tag == .tank && stack.count == tankDepth, let t = tank {
+            record!.extraTanks.append(t)
+            tank = nil
         } else if tag == .p || tag == .sample, let s = sample {
             if record!.samples.count < samplesPerDive { record!.samples.append(s) } else { record!.samplesOverLimit += 1 }
             sample = nil
@@ -236,6 +309,7 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         if parent == diveTag {
             let name = String(cString: localName)
             var key = name.lowercased(), text = value
+            if dialect == .divelogsUpload { key = DivingLogXMLDialect.uploadColumns[key] ?? key }
             if dialect == .divelogsData {
                 key = DivingLogXMLDialect.divelogsColumns[key] ?? key
                 // `17.05.2011`: day, month, year.
@@ -252,7 +326,20 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             markCarried()
             return
         }
-        guard parent == .p || parent == .sample, sample != nil else { return }
+        if tank != nil && stack.count == tankDepth + 1 {
+            let name = String(cString: localName)
+            let key = DivingLogXMLDialect.uploadTankColumns[name.lowercased()] ?? name.lowercased()
+            if key == "o2" && value == "21" {
+                builder.tally("o2-default", .inferred, "o2-default", at: at("tanks/tank/o2")) { n in
+                    "O2 21 written without a decimal\(n > 1 ? " (\(n) tanks)" : "") is the stylesheet's stand-in for a cylinder Subsurface records no mix for, which Subsurface means as air; read as 21 %"
+                }
+            }
+            tank![key] = DivingLogValue(name: "<tank> \(name)", text: value, location: at("tanks/tank/\(name)"))
+            markCarried()
+            return
+        }
+        let bareSample = dialect == .divelogsUpload && tag == .sample && parent == .sampledata
+        guard parent == .p || parent == .sample || bareSample, sample != nil else { return }
         let number = Double(value)
         guard let x = number, x.isFinite else {
             builder.tally("sample-nan:\(tag)", .dropped, "not-a-number", at: at("Profile/P/\(String(cString: localName))")) { n in
@@ -262,6 +349,8 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             return
         }
         switch tag {
+        case .sample where dialect == .divelogsUpload, .d where dialect == .divelogsUpload: sample!.depth = x
+        case .t where dialect == .divelogsUpload: sample!.temperature = x
         case .depth: sample!.depth = x
         case .temp: sample!.temperature = x
         case .press1: sample!.pressures.append((0, x))
@@ -287,7 +376,7 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
 
     /// divelogs.de's root is its one dive.
     private func startRecord() {
-        record = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: "DIVELOGSDATA"))
+        record = DivingLogRecord(index: divesRead, location: SourceLocation(file: file, line: line, path: dialect == .divelogsData ? "DIVELOGSDATA" : "dive"))
         diveDepth = stack.count
         accountant.inRecord = true
         accountant.recordDepth = stack.count
@@ -295,11 +384,13 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
 
     private func finishDive() {
         guard var r = record else { return }
-        if dialect == .divelogsData, !r.samples.isEmpty {
+        if dialect == .divelogsUpload { uploadHabits(&r) }
+        if dialect != .divingLog, !r.samples.isEmpty {
             if let v = r.values["profileint"], let interval = Int(v.text), interval > 0 {
                 for i in r.samples.indices { r.samples[i].time *= interval }
             } else {
-                builder.report(.dropped, "profile-without-interval", "the dive's \(r.samples.count) <SAMPLE> have no SAMPLEINTERVAL to place them at; not carried", at: r.location)
+                let interval = dialect == .divelogsData ? "SAMPLEINTERVAL" : "samplerate"
+                builder.report(.dropped, "profile-without-interval", "the dive's \(r.samples.count) <SAMPLE> have no \(interval) to place them at; not carried", at: r.location)
                 r.samples = []
             }
         }
@@ -312,6 +403,32 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
         if let dive = builder.buildDive(r, source: dialect.format) { ready.append(dive) }
     }
 
+    /// What Subsurface's stylesheet does to a dive before it writes it: a manually added dive's
+    /// profile is its points filled in every 60 s, a Suunto EON Steel's thinned to samples 10 s
+    /// apart at a `samplerate` of the duration over their count — neither is the computer's
+    /// spacing, so neither profile is carried; any other is placed every `samplerate` s from 0.
+    private func uploadHabits(_ r: inout DivingLogRecord) {
+        let model = r.values["computer"]
+        if let model, model.text == "manually added dive" {
+            _ = r.take("computer")
+            builder.report(.absent, "manual-dive", "dc_model \"manually added dive\" is Subsurface's mark of a dive entered by hand: no dive computer", at: model.location)
+        }
+        guard !r.samples.isEmpty else { return }
+        if let model, model.text == "manually added dive" || model.text == "Suunto EON Steel" {
+            let why = model.text == "Suunto EON Steel"
+                ? "for a Suunto EON Steel the stylesheet keeps only samples 10 s apart and writes samplerate as the duration over their count"
+                : "for a dive entered by hand the stylesheet fills in a depth every 60 s between the diver's points"
+            builder.report(.dropped, "profile-resampled", "\(why), so the \(r.samples.count) <SAMPLE> are not at the times they were recorded; not carried",
+                           at: r.location, losing: r.samples.count)
+            r.samples = []
+            _ = r.take("profileint")
+            return
+        }
+        builder.tally("samples-from-zero", .inferred, "samples-from-zero", at: r.location) { _ in
+            "the stylesheet writes the samples' spacing (samplerate: the second sample's time less the first's), not the first sample's time; they are placed every samplerate seconds from 0, as divelogs.de's own export places its samples"
+        }
+    }
+
     func finishDocument() throws {
         if let error = parser?.error { throw error }
         guard sawRoot else {
@@ -322,7 +439,11 @@ final class DivingLogXMLState: XMLEventHandler, XMLDiveState {
             g.type = "logbook"
             builder.header.sourceGenerator = g
         }
-        if dialect == .divelogsData {
+        if dialect == .divelogsUpload {
+            builder.report(.resolved, "units-metric",
+                           "Subsurface's divelogs.de export writes its own XML's values with the unit word cut off, and Subsurface's XML keeps m, °C, bar, litres, kg and min:sec; read so (duration and samplerate the stylesheet turns to seconds)",
+                           at: SourceLocation(file: file, line: rootLine, path: "dive"))
+        } else if dialect == .divelogsData {
             builder.report(.inferred, "units-metric",
                            "divelogs.de's export states no units; read as metric (m, °C, bar, litres, kg), as Subsurface's reader of it does; DIVETIMESEC, SURFACETIME and SAMPLEINTERVAL are seconds by their names",
                            at: SourceLocation(file: file, line: rootLine, path: "DIVELOGSDATA"))

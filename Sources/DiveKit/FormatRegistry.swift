@@ -158,10 +158,11 @@ public enum FormatRegistry {
                     open: { path, name, _ in try DivesoftReader(path: path, displayName: name) }),
         FormatEntry("uwatec-datatrak", "Uwatec DataTrak (.log)", sniff: { sniffDataTrak($0.bytes) ? .likely : .none },
                     open: { path, name, _ in try DataTrakReader(path: path, displayName: name) }),
+        FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none },
+                    open: { path, name, _ in try DivelogsUploadReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
                     open: { path, name, options in try ArchiveDiveSource(path: path, displayName: name, options: options) }),
         // Recognised, not read yet.
-        FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none }),
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         // Binary logbooks named by their first bytes.
         FormatEntry("ms-access", "SmartTRAK or other Microsoft Access (.slg, .mdb)",

@@ -138,7 +138,8 @@ struct UnsupportedInputTests {
         // other/divinglog__TestDiveDivingLog5.08.udcf is read now (DiveUDCF's UDCFReader).
         // other/suunto-dm4__suunto_dm4.xml is read now (DiveSuunto's SuuntoXMLReader).
         // other/libdivecomputer-universal__libdc-1.xml is read now (DiveLibdcXML's LibdcXMLReader).
-        ("divinglog/subsurface-divelogs-de-export__test40.divelogs", "a divelogs.de upload XML logbook (root element <dive>)"),
+        // divinglog/subsurface-divelogs-de-export__test40.divelogs is read now (DiveDivingLog's DivelogsUploadReader).
+        ("other/smarttrak__Demo_SmartTrak.slg", "a SmartTRAK or other Microsoft Access (.slg, .mdb) logbook"),
         // macdive/macdive__data.xml is read now (DiveMacDive's MacDiveReader).
         // other/jdivelog__TestDiveJDiveLog.jlb is read now (DiveJDiveLog's JDiveLogReader).
         // other/'s two DL7 exports (.zxu, .ZXL) are read now (DiveDL7's DL7Reader).

@@ -129,11 +129,11 @@ struct ConformCLITests {
     /// that never ran), exit 2.
     @Test func pairsOfAFormatNotReadAreAShapeErrorAndExitTwo() throws {
         let dir = try Paths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: dir + "/divelogs-de", withIntermediateDirectories: true)
-        try Data("<dive/>".utf8).write(to: URL(fileURLWithPath: dir + "/divelogs-de/a.xml"))
+        try FileManager.default.createDirectory(atPath: dir + "/ms-access", withIntermediateDirectories: true)
+        try Data("<dive/>".utf8).write(to: URL(fileURLWithPath: dir + "/ms-access/a.xml"))
         let r = try umilog(["conform", dir])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("error[conform.shape]: divelogs-de/: reader pairs for the format \"divelogs-de\", which umilog does not read"))
+        #expect(r.stderr.contains("error[conform.shape]: ms-access/: reader pairs for the format \"ms-access\", which umilog does not read"))
     }
 
     @Test func aFailingCaseExitsOne() throws {
