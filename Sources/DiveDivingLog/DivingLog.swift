@@ -1,4 +1,5 @@
 import DiveCore
+internal import DiveSQLite
 
 /// The identity namespace and the sniffs of Diving Log's files: its XML export
 /// (`<Divinglog DBVersion="…">`) and its native database (an SQLite file, whatever its name).
@@ -22,15 +23,8 @@ public enum DivingLog {
     /// and `DBInfo` tables in the file's first bytes (SQLite keeps its schema as SQL text in its
     /// first pages). The reader confirms the tables through SQLite.
     public static func sniffDatabase(_ input: SniffInput) -> SniffConfidence {
-        let bytes = input.bytes
-        guard bytes.starts(with: Array("SQLite format 3\0".utf8)),
-              contains("TABLE Logbook(", in: bytes), contains("'Divedate'", in: bytes), contains("TABLE DBInfo(", in: bytes) else { return .none }
-        return .certain
+        SQLiteLogbookFile.sniff(input.bytes, containing: ["TABLE Logbook(", "'Divedate'", "TABLE DBInfo("]) ? .certain : .none
     }
-
-    /// True when `text` occurs in the file's own bytes (a database's zero bytes can make the
-    /// sniffer's single-byte text a UTF-16 reading of it).
-    static func contains(_ text: String, in bytes: [UInt8]) -> Bool { bytes.firstRange(of: Array(text.utf8)) != nil }
 }
 
 /// One value of a dive as read: the column (or element) name as written, its trimmed text, and

@@ -1,4 +1,5 @@
 import DiveCore
+internal import DiveSQLite
 internal import GRDB
 
 /// Reads Diving Log's native database (an SQLite file, whatever its name: `.sql`, `.db`, `.dlb`)
@@ -16,7 +17,7 @@ public final class DivingLogDBReader: DiveSource {
     public let displayName: String
     public var header: LogbookHeader { builder.header }
 
-    private let queue: DatabaseQueue
+    private let file: SQLiteLogbookFile
     private let builder: DivingLogBuilder
     private var lastID = Int64.min
     private var index = 0
@@ -33,70 +34,22 @@ public final class DivingLogDBReader: DiveSource {
         let name = displayName ?? (path == "-" ? "<stdin>" : path)
         self.displayName = name
         builder = DivingLogBuilder(file: name, format: "divinglog-db")
-        guard path != "-" && !path.hasPrefix("/proc/self/fd/") && !path.hasPrefix("/dev/fd/") else {
-            throw DiveError("divinglog-db.stdin", "a database is read from a file; standard input cannot be opened as one",
-                            at: SourceLocation(file: name))
-        }
-        let input = try InputFile(path: path, displayName: name)
-        var magic = [UInt8](repeating: 0, count: 16)
-        let n = try magic.withUnsafeMutableBytes { try input.readFully(into: $0) }
-        guard n == 16, magic.elementsEqual("SQLite format 3\0".utf8) else {
-            throw DiveError("divinglog-db.not-sqlite", "the file is not an SQLite database: it does not open with SQLite's header",
-                            at: SourceLocation(file: name))
-        }
-        var config = Configuration()
-        config.readonly = true
-        config.label = "divinglog-db"
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        do {
-            queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: config)
-        } catch {
-            throw Self.located(error, file: name, table: nil, row: nil)
-        }
+        // Standard input (an unnamed file) is refused, not copied: `copyPrefix: nil`.
+        file = try SQLiteLogbookFile(path: path, displayName: name, format: "divinglog-db", copyPrefix: nil)
         builder.header.sourceFormat = "divinglog_db"
         try openTables()
     }
 
-    /// `path` as an SQLite URI opening it read-only and immutable (no lock, no journal beside it).
-    static func immutableURI(_ path: String) -> String {
-        var out = "file:"
-        let hex = Array("0123456789ABCDEF")
-        for b in path.utf8 {
-            let c = Character(UnicodeScalar(b))
-            if b < 0x80, c.isLetter || c.isNumber || "-._~/".contains(c) { out.append(c) } else { out += "%\(hex[Int(b >> 4)])\(hex[Int(b & 15)])" }
-        }
-        return out + "?mode=ro&immutable=1"
-    }
-
-    static func located(_ error: any Error, file: String, table: String?, row: Int64?) -> DiveError {
-        if let e = error as? DiveError { return e }
-        let at = SourceLocation(file: file, path: table, row: row.map { Int($0) })
-        let reading = table.map { " while reading \($0)\(row.map { " row \($0)" } ?? "")" } ?? ""
-        guard let e = error as? DatabaseError else { return DiveError("divinglog-db.sqlite", "SQLite failed\(reading): \(error)", at: at) }
-        let said = e.message ?? "\(e.resultCode)"
-        switch e.resultCode {
-        case .SQLITE_CORRUPT: return DiveError("divinglog-db.corrupt", "the database is damaged (SQLite: \(said))\(reading); it cannot be read", at: at)
-        case .SQLITE_NOTADB: return DiveError("divinglog-db.not-a-database", "the file opens like an SQLite database but SQLite cannot read it as one (SQLite: \(said))", at: at)
-        default: return DiveError("divinglog-db.sqlite", "SQLite failed\(reading): \(said)", at: at)
-        }
-    }
-
-    private func read<T>(table: String?, row: Int64? = nil, _ body: (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch { throw Self.located(error, file: displayName, table: table, row: row) }
-    }
-
     /// Lists the tables; refuses a database without `Logbook`; reads `DBInfo`; reports each table not read.
     private func openTables() throws {
-        let names = try read(table: "sqlite_master") { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        }
+        let names = try file.tableNames()
         let lower = Set(names.map { $0.lowercased() })
         guard lower.contains("logbook") else {
             throw DiveError("divinglog-db.not-divinglog",
                             "the file is an SQLite database but not Diving Log's: it has no Logbook table (its tables are \(names.prefix(12).joined(separator: ", ")))",
                             at: SourceLocation(file: displayName))
         }
-        if lower.contains("dbinfo"), let info = try read(table: "DBInfo", { db in try Row.fetchOne(db, sql: "SELECT * FROM DBInfo LIMIT 1") }) {
+        if lower.contains("dbinfo"), let info = try file.read(table: "DBInfo", { db in try Row.fetchOne(db, sql: "SELECT * FROM DBInfo LIMIT 1") }) {
             let program: String? = info["PrgName"], version: String? = info["AppVersion"]
             builder.header.sourceVersion = info["DBVersion"]
             if let program {
@@ -105,8 +58,7 @@ public final class DivingLogDBReader: DiveSource {
                 builder.header.sourceGenerator = g
             }
         }
-        for name in names where !Self.readTables.contains(name.lowercased()) {
-            let count = try read(table: name) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0 }
+        for (name, count) in try file.unreadTables(names, read: Self.readTables) {
             let at = SourceLocation(file: displayName, path: name)
             if count == 0 {
                 builder.report(.absent, "table-not-read", "the table \(name) holds no rows; not read", at: at)
@@ -131,7 +83,7 @@ public final class DivingLogDBReader: DiveSource {
         while !done {
             let after = lastID
             let deleted = hasDeleted ? " AND (UUID IS NULL OR UUID NOT IN (SELECT UUID FROM DeletedRecords WHERE UUID IS NOT NULL))" : ""
-            guard let row = try read(table: "Logbook", { db in
+            guard let row = try file.read(table: "Logbook", { db in
                 try Row.fetchOne(db, sql: "SELECT rowid AS umilog_rowid, * FROM Logbook WHERE rowid > ?\(deleted) ORDER BY rowid LIMIT 1", arguments: [after])
             }) else {
                 done = true
@@ -148,7 +100,7 @@ public final class DivingLogDBReader: DiveSource {
             var record = DivingLogRecord(index: index, location: SourceLocation(file: displayName, path: "Logbook", row: Int(rowid)))
             record.values = values(row, table: "Logbook", rowid: rowid)
             if hasTank, let id = record.values["id"].flatMap({ Int64($0.text) }) {
-                let tanks = try read(table: "Tank", row: rowid) { db in
+                let tanks = try file.read(table: "Tank", row: rowid) { db in
                     try Row.fetchAll(db, sql: "SELECT rowid AS umilog_rowid, * FROM Tank WHERE LogID = ? ORDER BY TankID, rowid", arguments: [id])
                 }
                 record.extraTanks = tanks.map { values($0, table: "Tank", rowid: $0["umilog_rowid"] ?? 0) }

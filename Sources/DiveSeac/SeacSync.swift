@@ -1,4 +1,5 @@
 import DiveCore
+internal import DiveSQLite
 
 /// The identity namespace, the sniff and the clock of a Seac Sync database (the SQLite file the
 /// Seac Sync app keeps a Seac Action's or Screen's dives in: `headers_dive` and `dive_data`).
@@ -16,22 +17,7 @@ public enum SeacSync {
     /// (SQLite keeps its schema as SQL text in its first pages): any other SQLite file is left to
     /// the generic `sqlite` entry, and the reader confirms the tables through SQLite.
     public static func sniff(_ input: SniffInput) -> SniffConfidence {
-        let bytes = input.bytes
-        guard bytes.starts(with: Array("SQLite format 3\0".utf8)),
-              contains("CREATE TABLE \(diveTable)", in: bytes), contains("CREATE TABLE \(sampleTable)", in: bytes) else { return .none }
-        return .certain
-    }
-
-    /// True when `needle` occurs in `bytes`.
-    static func contains(_ needle: String, in bytes: [UInt8]) -> Bool {
-        let n = Array(needle.utf8)
-        guard let first = n.first, n.count <= bytes.count else { return false }
-        var i = bytes.startIndex
-        while i + n.count <= bytes.endIndex {
-            if bytes[i] == first, bytes[i..<(i + n.count)].elementsEqual(n) { return true }
-            i += 1
-        }
-        return false
+        SQLiteLogbookFile.sniff(input.bytes, containing: ["CREATE TABLE \(diveTable)", "CREATE TABLE \(sampleTable)"]) ? .certain : .none
     }
 
     /// `headers_dive.timezone`, an index into the computer's table of zones, as minutes east of

@@ -9,7 +9,7 @@ extension SeacSyncReader {
         var draft = SeacProfileDraft()
         let table = SeacSync.sampleTable
         var rows = 0
-        try read(table: table) { db in
+        try file.read(table: table) { db in
             let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM dive_data WHERE dive_id = ? ORDER BY runtime_s, data_id", arguments: [diveID])
             var keys: [String]?
             while let row = try cursor.next() {

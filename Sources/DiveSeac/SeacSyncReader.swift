@@ -1,5 +1,5 @@
 import DiveCore
-import DiveShearwater
+internal import DiveSQLite
 internal import Foundation
 internal import GRDB
 
@@ -19,9 +19,8 @@ public final class SeacSyncReader: DiveSource {
     /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
     package var samplesPerDive = InputLimits.samplesPerDive
 
-    private let queue: DatabaseQueue
-    /// The named copy of an unnamed input this reader made, removed when it is done.
-    private var copy: String?
+    /// The database, opened read-only; its reads turn SQLite's errors into located ones.
+    let file: SQLiteLogbookFile
     var findings: [Finding] = []
     var notCarried = SeacColumnTally.notCarried()
     var outOfRange = SeacColumnTally.outOfRange()
@@ -36,65 +35,18 @@ public final class SeacSyncReader: DiveSource {
     public init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? (path == "-" ? "<stdin>" : path)
         self.displayName = name
-        guard path != "-" else {
-            throw DiveError("seac-sync.stdin", "a database is read from a file; standard input cannot be opened as one", at: SourceLocation(file: name))
-        }
-        let input = try InputFile(path: path, displayName: name)
-        var magic = [UInt8](repeating: 0, count: 16)
-        let n = try magic.withUnsafeMutableBytes { try input.readFully(into: $0) }
-        guard n == 16, magic.elementsEqual("SQLite format 3\0".utf8) else {
-            throw DiveError("seac-sync.not-sqlite", "the file is not an SQLite database: it does not open with SQLite's header", at: SourceLocation(file: name))
-        }
-        let copied = path.hasPrefix("/proc/self/fd/") || path.hasPrefix("/dev/fd/")
-            ? try ShearwaterDBReader.namedCopy(of: path, displayName: name, prefix: "umilog-seac") : nil
-        copy = copied
-        var config = Configuration()
-        config.readonly = true
-        config.label = "seac-sync"
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        do {
-            queue = try DatabaseQueue(path: ShearwaterDBReader.immutableURI(copied ?? path), configuration: config)
-        } catch {
-            if let copied { unlink(copied) }
-            throw Self.located(error, file: name, table: nil, row: nil)
-        }
+        file = try SQLiteLogbookFile(path: path, displayName: name, format: "seac-sync", copyPrefix: "umilog-seac")
         header.sourceFormat = "seac_sync"
         try openTables()
-    }
-
-    deinit { if let copy { unlink(copy) } }
-
-    /// A GRDB error as a located one: a damaged file is `seac-sync.corrupt`, a file SQLite cannot
-    /// read as a database `seac-sync.not-a-database`, anything else `seac-sync.sqlite`.
-    static func located(_ error: any Error, file: String, table: String?, row: Int64?) -> DiveError {
-        if let e = error as? DiveError { return e }
-        let at = SourceLocation(file: file, path: table, row: row.map { Int($0) })
-        let reading = table.map { " while reading \($0)\(row.map { " row \($0)" } ?? "")" } ?? ""
-        let said = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "\(error)"
-        switch (error as? DatabaseError)?.resultCode {
-        case .SQLITE_CORRUPT?:
-            return DiveError("seac-sync.corrupt", "the database is damaged (SQLite: \(said))\(reading); it cannot be read", at: at)
-        case .SQLITE_NOTADB?:
-            return DiveError("seac-sync.not-a-database", "the file opens like an SQLite database but SQLite cannot read it as one (SQLite: \(said))", at: at)
-        default:
-            return DiveError("seac-sync.sqlite", "SQLite failed\(reading): \(said)", at: at)
-        }
-    }
-
-    /// Runs `body` in a read, turning SQLite's errors into located ones.
-    func read<T>(table: String?, row: Int64? = nil, _ body: (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch { throw Self.located(error, file: displayName, table: table, row: row) }
     }
 
     /// Lists the tables; refuses a database without `headers_dive`; reports each table not read
     /// and a missing `dive_data`.
     private func openTables() throws {
-        let names = try read(table: "sqlite_master") { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        }
+        let names = try file.tableNames()
         let lowered = Set(names.map { $0.lowercased() })
         guard lowered.contains(SeacSync.diveTable) else {
-            let list = names.isEmpty ? "it has no tables" : "its tables are \(names.prefix(12).joined(separator: ", "))\(names.count > 12 ? ", …" : "")"
+            let list = SQLiteLogbookFile.listing(names)
             throw DiveError("seac-sync.not-seac", "the file is an SQLite database but not a Seac Sync one: it has no headers_dive table (\(list))",
                             at: SourceLocation(file: displayName))
         }
@@ -103,8 +55,7 @@ public final class SeacSyncReader: DiveSource {
             findings.append(Finding(.absent, "seac-sync.samples-absent", "the database has no dive_data table: its dives have no profile",
                                     at: SourceLocation(file: displayName, path: SeacSync.sampleTable)))
         }
-        for name in names where ![SeacSync.diveTable, SeacSync.sampleTable].contains(name.lowercased()) {
-            let count = try read(table: name) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0 }
+        for (name, count) in try file.unreadTables(names, read: [SeacSync.diveTable, SeacSync.sampleTable]) {
             let rows = count == 0 ? "holds no rows" : "holds \(count) row\(count == 1 ? "" : "s") of no dive's summary or samples"
             findings.append(Finding(count == 0 ? .absent : .dropped, "seac-sync.table-not-read", "the table \(name) \(rows); not read",
                                     at: SourceLocation(file: displayName, path: name)))
@@ -121,7 +72,7 @@ public final class SeacSyncReader: DiveSource {
     public func next() throws -> Dive? {
         guard !done else { return nil }
         let after = lastRowid
-        guard let row = try read(table: SeacSync.diveTable, { db in
+        guard let row = try file.read(table: SeacSync.diveTable, { db in
             try Row.fetchOne(db, sql: "SELECT rowid AS umilog_rowid, * FROM headers_dive WHERE rowid > ? ORDER BY rowid LIMIT 1", arguments: [after])
         }) else {
             done = true

@@ -11,7 +11,7 @@ extension ShearwaterDBReader {
 
     /// Reads the dive's `log_data` row. Returns whether a log was decoded, and its units.
     func readLogData(diveID: String, into dive: inout Dive, recording rec: inout Recording) throws -> (Bool, ShearwaterUnits?) {
-        let rows = try read(table: "log_data") { db in
+        let rows = try file.read(table: "log_data") { db in
             try Row.fetchAll(db, sql: "SELECT rowid, * FROM log_data WHERE log_id = ? ORDER BY rowid", arguments: [diveID])
         }
         guard let row = rows.first else {
@@ -224,7 +224,7 @@ extension ShearwaterDBReader {
     /// Reads the dive's `dive_logs` row, and its `dive_log_records` rows when `samples` (no
     /// `log_data` log was decoded). Returns the units the row states.
     func readDiveLogs(diveID: String, samples: Bool, into dive: inout Dive, recording rec: inout Recording) throws -> ShearwaterUnits? {
-        guard let row = try read(table: "dive_logs", { db in
+        guard let row = try file.read(table: "dive_logs", { db in
             try Row.fetchOne(db, sql: "SELECT rowid, * FROM dive_logs WHERE diveId = ? ORDER BY rowid LIMIT 1", arguments: [diveID])
         }) else { return nil }
         let rowid: Int64 = row["rowid"] ?? 0
@@ -235,7 +235,7 @@ extension ShearwaterDBReader {
         var recordCount = 0
         if tables.contains("dive_log_records") {
             let limit = samplesPerDive
-            recordCount = try read(table: "dive_log_records") { db in
+            recordCount = try file.read(table: "dive_log_records") { db in
                 let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM dive_log_records WHERE diveLogId = ? ORDER BY rowid", arguments: [diveID])
                 var n = 0
                 var keys: [String]?

@@ -1,4 +1,5 @@
 import DiveCore
+internal import DiveSQLite
 internal import Foundation
 internal import GRDB
 
@@ -20,7 +21,8 @@ public final class ShearwaterDBReader: DiveSource {
     /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
     package var samplesPerDive = InputLimits.samplesPerDive
 
-    private let queue: DatabaseQueue
+    /// The database, opened read-only; its reads turn SQLite's errors into located ones.
+    let file: SQLiteLogbookFile
     var findings: [Finding] = []
     var columns = ColumnTally()
     /// The tables the file holds, by lowercased name.
@@ -38,129 +40,22 @@ public final class ShearwaterDBReader: DiveSource {
     public init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? (path == "-" ? "<stdin>" : path)
         self.displayName = name
-        guard path != "-" else {
-            throw DiveError("shearwater-db.stdin", "a database is read from a file; standard input cannot be opened as one",
-                            at: SourceLocation(file: name))
-        }
-        // The file must exist and open with SQLite's magic before SQLite is asked to open it.
-        let input = try InputFile(path: path, displayName: name)
-        var magic = [UInt8](repeating: 0, count: 16)
-        let n = try magic.withUnsafeMutableBytes { try input.readFully(into: $0) }
-        guard n == 16, magic.elementsEqual("SQLite format 3\0".utf8) else {
-            throw DiveError("shearwater-db.not-sqlite", "the file is not an SQLite database: it does not open with SQLite's header",
-                            at: SourceLocation(file: name))
-        }
-        // SQLite resolves a `/proc/self/fd/N` path (standard input, spooled to an unnamed file) to
-        // the deleted file's name, which it cannot open: such input is copied to a named file.
-        let copied = path.hasPrefix("/proc/self/fd/") || path.hasPrefix("/dev/fd/") ? try Self.namedCopy(of: path, displayName: name) : nil
-        copy = copied
-        var config = Configuration()
-        config.readonly = true
-        config.label = "shearwater-db"
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        do {
-            queue = try DatabaseQueue(path: Self.immutableURI(copied ?? path), configuration: config)
-        } catch {
-            if let copied { unlink(copied) }
-            throw Self.located(error, file: name, table: nil, row: nil)
-        }
+        file = try SQLiteLogbookFile(path: path, displayName: name, format: "shearwater-db", copyPrefix: "umilog-shearwater")
         header.sourceFormat = "shearwater_db"
         try openTables()
     }
 
-    deinit { if let copy { unlink(copy) } }
-
-    /// The named copy of an unnamed input this reader made, removed when it is done.
-    private var copy: String?
-
-    /// What `path` holds, copied to a new file only this user can read in the temporary directory
-    /// (named `prefix-XXXXXX`): SQLite cannot open an unnamed input (standard input) by its
-    /// `/proc/self/fd` path. Every SQLite reader uses it; the caller removes the copy.
-    package static func namedCopy(of path: String, displayName: String, prefix: String = "umilog-shearwater") throws -> String {
-        let input = try InputFile(path: path, displayName: displayName)
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { p in p.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
-            throw DiveError("io.create", "cannot make a temporary copy of the database: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))
-        }
-        defer { close(fd) }
-        let target = template.withUnsafeBufferPointer { p in p.baseAddress.map { String(cString: $0) } ?? "" }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
-            if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { raw in write(fd, raw.baseAddress.map { $0 + written }, n - written) }
-                guard w > 0 else {
-                    unlink(target)
-                    throw DiveError("io.create", "cannot make a temporary copy of the database: \(String(cString: strerror(errno)))", at: SourceLocation(file: displayName))
-                }
-                written += w
-            }
-        }
-        return target
-    }
-
-    /// `path` as an SQLite URI opening it read-only and immutable (no lock, no journal beside it).
-    package static func immutableURI(_ path: String) -> String {
-        var out = "file:"
-        for b in path.utf8 {
-            let c = Character(UnicodeScalar(b))
-            if b < 0x80, c.isLetter || c.isNumber || "-._~/".contains(c) {
-                out.append(c)
-            } else {
-                let hex = Array("0123456789ABCDEF")
-                out += "%\(hex[Int(b >> 4)])\(hex[Int(b & 15)])"
-            }
-        }
-        return out + "?mode=ro&immutable=1"
-    }
-
-    /// A GRDB error as a located one: a damaged file is `shearwater-db.corrupt`, a file SQLite
-    /// cannot read as a database `shearwater-db.not-a-database`, anything else `shearwater-db.sqlite`.
-    static func located(_ error: any Error, file: String, table: String?, row: Int64?) -> DiveError {
-        let at = SourceLocation(file: file, path: table, row: row.map { Int($0) })
-        let reading = table.map { " while reading \($0)\(row.map { " row \($0)" } ?? "")" } ?? ""
-        guard let e = error as? DatabaseError else {
-            if let e = error as? DiveError { return e }
-            return DiveError("shearwater-db.sqlite", "SQLite failed\(reading): \(error)", at: at)
-        }
-        let said = e.message ?? "\(e.resultCode)"
-        switch e.resultCode {
-        case .SQLITE_CORRUPT:
-            return DiveError("shearwater-db.corrupt", "the database is damaged (SQLite: \(said))\(reading); it cannot be read", at: at)
-        case .SQLITE_NOTADB:
-            return DiveError("shearwater-db.not-a-database", "the file opens like an SQLite database but SQLite cannot read it as one (SQLite: \(said))", at: at)
-        default:
-            return DiveError("shearwater-db.sqlite", "SQLite failed\(reading): \(said)", at: at)
-        }
-    }
-
-    /// Runs `body` in a read, turning SQLite's errors into located ones.
-    func read<T>(table: String?, row: Int64? = nil, _ body: (Database) throws -> T) throws -> T {
-        do {
-            return try queue.read(body)
-        } catch {
-            throw Self.located(error, file: displayName, table: table, row: row)
-        }
-    }
-
     /// Lists the tables; refuses a database without `dive_details`; reports each table not read.
     private func openTables() throws {
-        let names = try read(table: "sqlite_master") { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        }
+        let names = try file.tableNames()
         tables = Set(names.map { $0.lowercased() })
         guard tables.contains(ShearwaterDB.diveTable) else {
-            let list = names.isEmpty ? "it has no tables" : "its tables are \(names.prefix(12).joined(separator: ", "))\(names.count > 12 ? ", …" : "")"
+            let list = SQLiteLogbookFile.listing(names)
             throw DiveError("shearwater-db.not-shearwater",
                             "the file is an SQLite database but not a Shearwater Cloud export: it has no dive_details table (\(list))",
                             at: SourceLocation(file: displayName))
         }
-        for name in names where !Self.readTables.contains(name.lowercased()) {
-            let count = try read(table: name) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0 }
+        for (name, count) in try file.unreadTables(names, read: Self.readTables) {
             let at = SourceLocation(file: displayName, path: name)
             if count == 0 {
                 findings.append(Finding(.absent, "shearwater-db.table-not-read", "the table \(name) holds no rows; not read", at: at))
@@ -182,7 +77,7 @@ public final class ShearwaterDBReader: DiveSource {
     public func next() throws -> Dive? {
         guard !done else { return nil }
         let after = lastRowid
-        guard let row = try read(table: "dive_details", { db in
+        guard let row = try file.read(table: "dive_details", { db in
             try Row.fetchOne(db, sql: "SELECT rowid, * FROM dive_details WHERE rowid > ? ORDER BY rowid LIMIT 1", arguments: [after])
         }) else {
             done = true

@@ -1,4 +1,5 @@
 import DiveCore
+internal import DiveSQLite
 internal import Foundation
 internal import GRDB
 
@@ -17,22 +18,9 @@ public enum ShearwaterDB {
     /// left to the generic `sqlite` entry, and the reader confirms the tables through SQLite.
     public static func sniff(_ input: SniffInput) -> SniffConfidence {
         let bytes = input.bytes
-        guard bytes.starts(with: Array("SQLite format 3\0".utf8)), contains(diveTable, in: bytes),
-              logTables.contains(where: { contains($0, in: bytes) }) else { return .none }
+        guard SQLiteLogbookFile.sniff(bytes, containing: [diveTable]),
+              logTables.contains(where: { SQLiteLogbookFile.contains($0, in: bytes) }) else { return .none }
         return .certain
-    }
-
-    /// True when `name` occurs in `bytes` (the file's own bytes: a database's zero bytes can make
-    /// the sniffer's single-byte text a UTF-16 reading of it).
-    static func contains(_ name: String, in bytes: [UInt8]) -> Bool {
-        let needle = Array(name.utf8)
-        guard let first = needle.first, needle.count <= bytes.count else { return false }
-        var i = 0
-        while i + needle.count <= bytes.count {
-            if bytes[i] == first && bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
     }
 }
 
