@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// How one `<JDive>` writes its values, by its `<UNITS>` (`docs/jdivelog-mapping.md`).
 /// Depths are metres in both. `metric`: °C, bar, minutes (`<Duration>`, `<DELTA>`), litres;
@@ -21,7 +22,7 @@ extension JDiveLogState {
     static let maxNameLength = 255
 
     /// The number in `value`, or a `not-a-number` finding; `nil` when absent.
-    func number(_ value: JValue?, _ name: String, at path: String) -> Double? {
+    func number(_ value: XMLTextValue?, _ name: String, at path: String) -> Double? {
         guard let value else { return nil }
         guard let n = DecimalNumber(value.text)?.doubleValue ?? Double(value.text).flatMap({ $0.isFinite ? $0 : nil }) else {
             report(.dropped, "not-a-number", "<\(name)> holds \"\(value.text)\", not a number; not carried", path: "\(path)/\(name)", line: value.line)
@@ -210,7 +211,7 @@ extension JDiveLogState {
     }
 
     /// `<Weight>`: a number, in kilograms, or a number with its unit (`36lbs`, `8 kg`).
-    private func weight(_ v: JValue, path: String) -> Double? {
+    private func weight(_ v: XMLTextValue, path: String) -> Double? {
         let t = v.text.lowercased()
         let digits = t.prefix { $0.isNumber || $0 == "." || $0 == "," }
         let unit = String(t.dropFirst(digits.count)).trimmingWhitespace()
@@ -238,7 +239,7 @@ extension JDiveLogState {
 
     // MARK: People and sites
 
-    private func buddy(_ v: JValue, path: String) -> PersonReference {
+    private func buddy(_ v: XMLTextValue, path: String) -> PersonReference {
         let name = capped(v.text, "<Buddy>", at: "\(path)/Buddy", line: v.line)
         let key = name.folded
         if let known = personUUIDs[key] { return PersonReference(personUUID: known, role: .buddy) }

@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// Cylinders and the profile of a `<JDive>`, by `docs/jdivelog-mapping.md`.
 extension JDiveLogState {

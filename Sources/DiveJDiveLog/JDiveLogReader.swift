@@ -26,30 +26,20 @@ public enum JDiveLog {
     public static let namespace = "d8ae0279-7396-5583-ba0f-2402f2379218"
 }
 
-/// One text-valued element as read: its trimmed text and line.
-struct JValue {
-    var text: String
-    var line: Int
-}
-
 /// Leaf values of one record (a dive, a tank, a mix, a site), by their path below it.
-struct JFields {
-    var fields: [String: JValue] = [:]
-    var line: Int
-    subscript(_ path: String) -> JValue? { fields[path] }
-}
+typealias JFields = XMLFields<String>
 
 /// One child of `<SAMPLES>`, in document order: the profile is the order of these.
 enum JSampleItem {
-    case delta(JValue)
-    case depth(JValue)
-    case temperature(JValue)
-    case gasSwitch(JValue)
-    case alarm(JValue)
+    case delta(XMLTextValue)
+    case depth(XMLTextValue)
+    case temperature(XMLTextValue)
+    case gasSwitch(XMLTextValue)
+    case alarm(XMLTextValue)
 }
 
 /// A `<JDive>` as read, until it closes.
-struct JDiveDraft {
+struct JDiveDraft: XMLDiveDraft {
     var index: Int
     var line: Int
     var values = JFields(line: 0)
@@ -59,11 +49,11 @@ struct JDiveDraft {
     var depthCount = 0
     var samplesOverLimit = 0
 
-    subscript(_ path: String) -> JValue? { values[path] }
+    subscript(_ path: String) -> XMLTextValue? { values[path] }
 }
 
 /// The SAX state machine: the open elements' names and the one dive being read.
-final class JDiveLogState: XMLEventHandler, XMLDiveState {
+final class JDiveLogState: XMLEventHandler, XMLDraftState {
     let file: String
     unowned(unsafe) var parser: XMLPushParser?
     var header = LogbookHeader()
@@ -77,9 +67,9 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
 
     /// The open elements' names, as the file spells them.
     private var stack: [String] = []
-    private(set) var text: [UInt8] = []
-    private var capturing = false
-    private var textTooLong = false
+    var text: [UInt8] = []
+    var capturing = false
+    var textTooLong = false
     private var sawRoot = false
 
     var draft: JDiveDraft?
@@ -125,21 +115,12 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
         accounts = Unmanaged.passUnretained(accountant)
     }
 
-    var line: Int { parser?.line ?? 0 }
-
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int?) {
-        findings.append(Finding(kind, "jdivelog.\(code)", message, at: SourceLocation(file: file, line: line, path: path)))
-    }
-
     // MARK: SAX events
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        pushMarks(parentCapturing: capturing)
+        beginElementText()
         let name = String(cString: localName)
         stack.append(name)
-        capturing = true
-        textTooLong = false
-        if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
         if !sawRoot {
             sawRoot = true
             guard name == "JDiveLog" else {
@@ -174,16 +155,12 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard capturing else { noteTrailingText(bytes); return }
-        if appendXMLText(bytes, to: &text, tooLong: &textTooLong) { noteTooLong() }
+        captureText(bytes)
     }
 
     override func endElement(_ localName: UnsafePointer<UInt8>) {
-        let own = capturing
-        if own && !textTooLong { endLeaf() }
-        popMarks(ownTextCaptured: own)
+        endElementText { endLeaf() }
         let closed = stack.removeLast()
-        capturing = false
         if closed == "JDive" && stack.count == 1 { finishDive() }
     }
 
@@ -196,7 +173,7 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
         }
         if stack.count == 5, stack[1] == "Masterdata", stack[3] == "DiveSite", Self.siteLeaves.contains(stack[4]), !siteFields.isEmpty {
             markCarried()
-            if let v = trimmedText() { keep(v, stack[4], in: &siteFields[siteFields.count - 1], path: "Masterdata/DiveSites/DiveSite/\(siteFields.count - 1)") }
+            if let v = trimmedText() { keep(v, stack[4], in: &siteFields[siteFields.count - 1].fields, path: "Masterdata/DiveSites/DiveSite/\(siteFields.count - 1)") }
             return
         }
         guard draft != nil, stack.count >= 3, stack[1] == "JDive" else { return }
@@ -204,22 +181,22 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
         let path = "dive/\(draft!.index)"
         if Self.diveLeaves.contains(rel) {
             markCarried()
-            if let v = trimmedText() { keep(v, rel, in: &draft!.values, path: path) }
+            if let v = trimmedText() { keep(v, rel, in: &draft!.values.fields, path: path) }
         } else if rel.hasPrefix("Equipment/Tanks/Tank/"), !draft!.tanks.isEmpty {
             let sub = String(rel.dropFirst("Equipment/Tanks/Tank/".count))
             let inner = sub.hasPrefix("MIX/") ? String(sub.dropFirst(4)) : nil
             guard Self.tankLeaves.contains(sub) || inner.map(Self.mixLeaves.contains) == true else { return }
             markCarried()
             let k = draft!.tanks.count - 1
-            if let v = trimmedText() { keep(v, sub, in: &draft!.tanks[k], path: "\(path)/Equipment/Tanks/Tank/\(k)") }
+            if let v = trimmedText() { keep(v, sub, in: &draft!.tanks[k].fields, path: "\(path)/Equipment/Tanks/Tank/\(k)") }
         } else if rel.hasPrefix("DIVE/GASES/MIX/"), !draft!.mixes.isEmpty {
             let sub = String(rel.dropFirst("DIVE/GASES/MIX/".count))
             guard Self.mixLeaves.contains(sub) else { return }
             markCarried()
             let k = draft!.mixes.count - 1
-            if let v = trimmedText() { keep(v, sub, in: &draft!.mixes[k], path: "\(path)/DIVE/GASES/MIX/\(k)") }
+            if let v = trimmedText() { keep(v, sub, in: &draft!.mixes[k].fields, path: "\(path)/DIVE/GASES/MIX/\(k)") }
         } else if stack.count == 5, stack[2] == "DIVE", stack[3] == "SAMPLES" {
-            let item: (JValue) -> JSampleItem
+            let item: (XMLTextValue) -> JSampleItem
             switch stack[4] {
             case "DELTA": item = JSampleItem.delta
             case "D": item = JSampleItem.depth
@@ -235,43 +212,14 @@ final class JDiveLogState: XMLEventHandler, XMLDiveState {
             } else if draft!.samplesOverLimit > 0 {
                 return
             }
-            draft!.samples.append(item(trimmedText() ?? JValue(text: "", line: line)))
+            draft!.samples.append(item(trimmedText() ?? XMLTextValue(text: "", line: line)))
         }
     }
 
-    /// Keeps a value of a record's; a second element of one path in one record is reported,
-    /// the first kept.
-    private func keep(_ value: JValue, _ key: String, in record: inout JFields, path: String) {
-        guard let first = record.fields[key] else { record.fields[key] = value; return }
-        report(.dropped, "element-repeated",
-               "a second <\(key)> (\"\(value.text)\") in one record; the first (\"\(first.text)\", line \(first.line)) is kept",
-               path: "\(path)/\(key)", line: value.line)
-    }
-
-    /// The element's text without the whitespace around it; `nil` when blank.
-    private func trimmedText() -> JValue? {
-        let s = text.withUnsafeBufferPointer { String(decoding: trimmed($0), as: UTF8.self) }
-        return s.isEmpty ? nil : JValue(text: s, line: line)
-    }
-
-    // MARK: Dives and the end of the document
-
-    private func finishDive() {
-        guard let d = draft else { return }
-        draft = nil
-        let path = "dive/\(d.index)"
-        reportLongTexts(prefix: path + "/")
-        reportDrops(dive: true, prefix: path + "/")
-        accountant.inRecord = false
-        diveCount += 1
-        ready.append(buildDive(d, path: path))
-    }
+    // MARK: The end of the document
 
     func finishDocument() throws {
-        if let error = parser?.error { throw error }
-        guard sawRoot else {
-            throw DiveError("jdivelog.empty", "the file holds no XML element", at: SourceLocation(file: file))
-        }
+        try finishParse(sawRoot: sawRoot)
         if !settings.isEmpty {
             let names = settings.map { "<\($0.name)>" }.joined(separator: ", ")
             report(.dropped, "settings-not-carried",

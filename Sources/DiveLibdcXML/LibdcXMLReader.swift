@@ -34,11 +34,15 @@ public enum LibdcXML {
 }
 
 /// One text-valued element as read: its trimmed text, the attributes the reader reads, its line.
-struct LValue {
+struct LValue: XMLTextValued {
     var text: String
     var line: Int
     var type: String? = nil
     var tank: String? = nil
+    init(text: String, line: Int) {
+        self.text = text
+        self.line = line
+    }
 }
 
 /// A `<sample>` as read.
@@ -48,7 +52,7 @@ struct LSample {
 }
 
 /// A `<dive>` as read, until it closes.
-struct LDiveDraft {
+struct LDiveDraft: XMLDiveDraft {
     var index: Int
     var line: Int
     var values: [String: LValue] = [:]
@@ -60,7 +64,7 @@ struct LDiveDraft {
 }
 
 /// The SAX state machine: the open elements' names and the one dive being read.
-final class LibdcXMLState: XMLEventHandler, XMLDiveState {
+final class LibdcXMLState: XMLEventHandler, XMLDraftState {
     let file: String
     unowned(unsafe) var parser: XMLPushParser?
     var header = LogbookHeader()
@@ -73,9 +77,9 @@ final class LibdcXMLState: XMLEventHandler, XMLDiveState {
     let accounts: Unmanaged<XMLAccountant>
 
     private var stack: [String] = []
-    private(set) var text: [UInt8] = []
-    private var capturing = false
-    private var textTooLong = false
+    var text: [UInt8] = []
+    var capturing = false
+    var textTooLong = false
     /// The depth of `<dive>` (2 in a bare dump, 3 inside dctool's `<device>`).
     private var diveDepth = 0
     private var pendingAttributes: (type: String?, tank: String?, time: String?, flags: String?, value: String?, depth: String?) = (nil, nil, nil, nil, nil, nil)
@@ -100,21 +104,12 @@ final class LibdcXMLState: XMLEventHandler, XMLDiveState {
         accounts = Unmanaged.passUnretained(accountant)
     }
 
-    var line: Int { parser?.line ?? 0 }
-
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int?) {
-        findings.append(Finding(kind, "libdc-xml.\(code)", message, at: SourceLocation(file: file, line: line, path: path)))
-    }
-
     // MARK: SAX events
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        pushMarks(parentCapturing: capturing)
+        beginElementText()
         let name = String(cString: localName)
         stack.append(name)
-        capturing = true
-        textTooLong = false
-        if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
         let depth = stack.count
         if depth == 1 {
             header.sourceFormat = "libdc-xml"
@@ -150,16 +145,12 @@ final class LibdcXMLState: XMLEventHandler, XMLDiveState {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard capturing else { noteTrailingText(bytes); return }
-        if appendXMLText(bytes, to: &text, tooLong: &textTooLong) { noteTooLong() }
+        captureText(bytes)
     }
 
     override func endElement(_ localName: UnsafePointer<UInt8>) {
-        let own = capturing
-        if own && !textTooLong { endLeaf() }
-        popMarks(ownTextCaptured: own)
+        endElementText { endLeaf() }
         stack.removeLast()
-        capturing = false
         if draft != nil, stack.count == diveDepth - 1 { finishDive() }
     }
 
@@ -172,29 +163,26 @@ final class LibdcXMLState: XMLEventHandler, XMLDiveState {
         if depth == diveDepth + 1 {
             if Self.diveLeaves.contains(name) {
                 markCarried()
-                guard var v = trimmedText() else { return }
+                guard var v = trimmedText(as: LValue.self) else { return }
                 v.type = attrs.type
-                if let first = draft!.values[name] {
-                    report(.dropped, "element-repeated", "a second <\(name)> (\"\(v.text)\") in one dive; the first (\"\(first.text)\", line \(first.line)) is kept",
-                           path: "dive/\(draft!.index)/\(name)", line: v.line)
-                } else { draft!.values[name] = v }
+                keep(v, name, in: &draft!.values, path: "dive/\(draft!.index)", record: "dive")
             } else if name == "temperature" {
                 markCarried()
-                if var v = trimmedText() { v.type = attrs.type; draft!.temperatures.append(v) }
+                if var v = trimmedText(as: LValue.self) { v.type = attrs.type; draft!.temperatures.append(v) }
             }
         } else if depth == diveDepth + 2 {
             let parent = stack[diveDepth]
             switch parent {
             case "gasmix" where Self.gasLeaves.contains(name) && !draft!.gasmixes.isEmpty:
                 markCarried()
-                if let v = trimmedText() { draft!.gasmixes[draft!.gasmixes.count - 1][name] = v }
+                if let v = trimmedText(as: LValue.self) { draft!.gasmixes[draft!.gasmixes.count - 1][name] = v }
             case "tank" where Self.tankLeaves.contains(name) && !draft!.tanks.isEmpty:
                 markCarried()
-                if let v = trimmedText() { draft!.tanks[draft!.tanks.count - 1][name] = v }
+                if let v = trimmedText(as: LValue.self) { draft!.tanks[draft!.tanks.count - 1][name] = v }
             case "sample" where Self.sampleLeaves.contains(name):
                 markCarried()
                 guard draft!.samplesOverLimit == 0, !draft!.samples.isEmpty else { return }
-                var v = trimmedText() ?? LValue(text: "", line: line)
+                var v = trimmedText(as: LValue.self) ?? LValue(text: "", line: line)
                 v.type = attrs.type
                 v.tank = attrs.tank
                 if name == "event" {
@@ -210,26 +198,10 @@ final class LibdcXMLState: XMLEventHandler, XMLDiveState {
         }
     }
 
-    private func trimmedText() -> LValue? {
-        let s = text.withUnsafeBufferPointer { String(decoding: trimmed($0), as: UTF8.self) }
-        return s.isEmpty ? nil : LValue(text: s, line: line)
-    }
-
-    // MARK: Dives and the end of the document
-
-    private func finishDive() {
-        guard let d = draft else { return }
-        draft = nil
-        let path = "dive/\(d.index)"
-        reportLongTexts(prefix: path + "/")
-        reportDrops(dive: true, prefix: path + "/")
-        accountant.inRecord = false
-        diveCount += 1
-        ready.append(buildDive(d, path: path))
-    }
+    // MARK: The end of the document
 
     func finishDocument() throws {
-        if let error = parser?.error { throw error }
+        try finishParse()
         if diveCount == 0 {
             report(.absent, "no-dives", "the dump holds no <dive>", path: nil, line: nil)
         }

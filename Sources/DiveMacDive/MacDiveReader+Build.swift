@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// Turns a dive as read into the model, by `docs/macdive-mapping.md`.
 extension MacDiveState {
@@ -6,7 +7,7 @@ extension MacDiveState {
 
     /// The number in `value`, or a `not-a-number` finding; `nil` when absent. MacDive's
     /// weight may be written with a decimal comma (`8,5`), which is read as a point.
-    func number(_ value: MacDiveValue?, _ name: MacDiveName, at path: String, comma: Bool = false) -> Double? {
+    func number(_ value: XMLTextValue?, _ name: MacDiveName, at path: String, comma: Bool = false) -> Double? {
         guard let value else { return nil }
         let text = comma ? String(value.text.map { $0 == "," ? "." : $0 }) : value.text
         guard let n = DecimalNumber(text) else {

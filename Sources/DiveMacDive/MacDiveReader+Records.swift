@@ -1,4 +1,5 @@
 import DiveCore
+import DiveXML
 
 /// The records a MacDive dive names inline and the logbook shares: the diver, people, the dive
 /// operator, sites and gear. Each is made the first time a dive names it and found again by its
@@ -50,7 +51,7 @@ extension MacDiveState {
     }
 
     /// `<diveOperator>`: a dive centre.
-    func contact(_ v: MacDiveValue, path: String) -> String {
+    func contact(_ v: XMLTextValue, path: String) -> String {
         let name = capped(v.text, "<diveOperator>", at: "\(path)/diveOperator", line: v.line)
         if let known = contactUUIDs[name.folded] { return known }
         let uuid = Identity.uuid(kind: "operator", sourceID: name.folded, namespace: MacDive.namespace)

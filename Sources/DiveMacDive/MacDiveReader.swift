@@ -84,18 +84,8 @@ enum MacDiveName: UInt8, CaseIterable {
     ]
 }
 
-/// One text-valued element as read: its trimmed text and line.
-struct MacDiveValue {
-    var text: String
-    var line: Int
-}
-
 /// A `<gear><item>` or a `<gases><gas>` as read.
-struct MacDiveFields {
-    var fields: [MacDiveName: MacDiveValue] = [:]
-    var line: Int
-    subscript(_ name: MacDiveName) -> MacDiveValue? { fields[name] }
-}
+typealias MacDiveFields = XMLFields<MacDiveName>
 
 /// A `<sample>` as read, in the file's units: numbers parsed from the bytes as they close.
 struct MacDiveSample {
@@ -110,11 +100,11 @@ struct MacDiveSample {
 }
 
 /// A `<dive>` as read, until it closes.
-struct MacDiveDraft {
+struct MacDiveDraft: XMLDiveDraft {
     var index: Int
     var line: Int
-    var values: [MacDiveName: MacDiveValue] = [:]
-    var site: [MacDiveName: MacDiveValue] = [:]
+    var values: [MacDiveName: XMLTextValue] = [:]
+    var site: [MacDiveName: XMLTextValue] = [:]
     var siteLine = 0
     var tags: [String] = []
     var types: [String] = []
@@ -126,11 +116,11 @@ struct MacDiveDraft {
     /// Sample texts that are no number, counted per element.
     var sampleProblems = FindingTally()
 
-    subscript(_ name: MacDiveName) -> MacDiveValue? { values[name] }
+    subscript(_ name: MacDiveName) -> XMLTextValue? { values[name] }
 }
 
 /// The SAX state machine: the open elements' codes and the one dive being read.
-final class MacDiveState: XMLEventHandler, XMLDiveState {
+final class MacDiveState: XMLEventHandler, XMLDraftState {
     let file: String
     unowned(unsafe) var parser: XMLPushParser?
     var header = LogbookHeader()
@@ -144,14 +134,14 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
 
     private var stack: [MacDiveName] = []
     @exclusivity(unchecked) private var names = NameTable { MacDiveName.code($0) }
-    private(set) var text: [UInt8] = []
-    private var capturing = false
-    private var textTooLong = false
+    var text: [UInt8] = []
+    var capturing = false
+    var textTooLong = false
     private var sawRoot = false
 
     /// What `<units>` declared (`nil` before it, or when it names no system: then `unitsText`).
     var declaredUnits: MacDiveUnits?
-    var unitsText: MacDiveValue?
+    var unitsText: XMLTextValue?
     var draft: MacDiveDraft?
     var diveCount = 0
 
@@ -172,21 +162,12 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
         accounts = Unmanaged.passUnretained(accountant)
     }
 
-    var line: Int { parser?.line ?? 0 }
-
-    func report(_ kind: FindingKind, _ code: String, _ message: String, path: String?, line: Int?) {
-        findings.append(Finding(kind, "macdive.\(code)", message, at: SourceLocation(file: file, line: line, path: path)))
-    }
-
     // MARK: SAX events
 
     override func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {
-        pushMarks(parentCapturing: capturing)
+        beginElementText()
         let tag = MacDiveName(rawValue: names.code(localName)) ?? .other
         stack.append(tag)
-        capturing = true
-        textTooLong = false
-        if text.count > 4096 { text = [] } else { text.removeAll(keepingCapacity: true) }
         if !sawRoot {
             sawRoot = true
             guard tag == .dives else {
@@ -220,16 +201,12 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard capturing else { noteTrailingText(bytes); return }
-        if appendXMLText(bytes, to: &text, tooLong: &textTooLong) { noteTooLong() }
+        captureText(bytes)
     }
 
     override func endElement(_ localName: UnsafePointer<UInt8>) {
-        let own = capturing
-        if own && !textTooLong { endLeaf() }
-        popMarks(ownTextCaptured: own)
+        endElementText { endLeaf() }
         let closed = stack.removeLast()
-        capturing = false
         if closed == .dive && stack.count == 1 { finishDive() }
     }
 
@@ -289,15 +266,6 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
         }
     }
 
-    /// Keeps a value of a record's; a second element of one name in one record is reported,
-    /// the first kept.
-    private func keep(_ value: MacDiveValue, _ tag: MacDiveName, in values: inout [MacDiveName: MacDiveValue], path: String) {
-        guard let first = values[tag] else { values[tag] = value; return }
-        report(.dropped, "element-repeated",
-               "a second <\(tag.spelling)> (\"\(value.text)\") in one record; the first (\"\(first.text)\", line \(first.line)) is kept",
-               path: "\(path)/\(tag.spelling)", line: value.line)
-    }
-
     /// A `<sample>` child's number, parsed from the captured bytes; text that is no number is
     /// counted for the dive's findings.
     private func readSampleValue(_ tag: MacDiveName) {
@@ -333,7 +301,7 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
         }
     }
 
-    private func readUnits(_ value: MacDiveValue) {
+    private func readUnits(_ value: XMLTextValue) {
         switch value.text.folded {
         case "metric": declaredUnits = .metric
         case "imperial": declaredUnits = .imperial
@@ -348,31 +316,10 @@ final class MacDiveState: XMLEventHandler, XMLDiveState {
         }
     }
 
-    /// The element's text without the whitespace around it, made a `String` only for a value
-    /// kept; `nil` when blank.
-    private func trimmedText() -> MacDiveValue? {
-        let s = text.withUnsafeBufferPointer { String(decoding: trimmed($0), as: UTF8.self) }
-        return s.isEmpty ? nil : MacDiveValue(text: s, line: line)
-    }
-
-    // MARK: Dives and the end of the document
-
-    private func finishDive() {
-        guard let d = draft else { return }
-        draft = nil
-        let path = "dive/\(d.index)"
-        reportLongTexts(prefix: path + "/")
-        reportDrops(dive: true, prefix: path + "/")
-        accountant.inRecord = false
-        diveCount += 1
-        ready.append(buildDive(d, path: path))
-    }
+    // MARK: The end of the document
 
     func finishDocument() throws {
-        if let error = parser?.error { throw error }
-        guard sawRoot else {
-            throw DiveError("macdive.empty", "the file holds no XML element", at: SourceLocation(file: file))
-        }
+        try finishParse(sawRoot: sawRoot)
         if header.sourceVersion == nil {
             report(.absent, "schema-absent", "the logbook has no <schema>: read as MacDive's schema 2", path: "dives", line: nil)
         } else if let v = header.sourceVersion, !v.hasPrefix("2.") {

@@ -104,7 +104,7 @@ package final class XMLAccountant {
     /// The file name findings carry.
     let file: String
     /// The prefix of the codes reported (`uddf` → `uddf.not-carried`).
-    let format: String
+    package let format: String
     /// An attribute that names its element for references and carries no value (`id`).
     let identityAttribute: StaticString?
 
