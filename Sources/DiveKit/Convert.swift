@@ -260,7 +260,9 @@ func detectFormat(head: [UInt8], displayName name: String) throws -> FileFormat 
     switch Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize) {
     case .format(let f): return f
     case .unread(let format, let root):
-        let what = "a \(format) logbook" + (root.map { " (root element <\($0)>)" } ?? "")
+        // A name that is already a noun phrase ("an SQLite database of …") is said as it is.
+        let named = format.hasPrefix("a ") || format.hasPrefix("an ") ? format : "a \(format) logbook"
+        let what = named + (root.map { " (root element <\($0)>)" } ?? "")
         throw DiveError("format.unsupported-input", "the file is \(what), which umilog does not read yet", at: SourceLocation(file: name, line: 1))
     case .otherXML(let root):
         throw DiveError("format.unknown-xml", "the file is XML with root element <\(root)>, which is not a dive-log format umilog reads (it reads \(readableNames))", at: SourceLocation(file: name, line: 1))

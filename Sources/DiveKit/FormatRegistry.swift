@@ -5,6 +5,7 @@ import DiveDivingLog
 import DiveFIT
 import DiveJDiveLog
 import DiveDataTrak
+import DiveSmartTrak
 import DiveJSON
 import DiveLibdcXML
 import DiveMacDive
@@ -158,6 +159,8 @@ public enum FormatRegistry {
                     open: { path, name, _ in try DivesoftReader(path: path, displayName: name) }),
         FormatEntry("uwatec-datatrak", "Uwatec DataTrak (.log)", sniff: { sniffDataTrak($0.bytes) ? .likely : .none },
                     open: { path, name, _ in try DataTrakReader(path: path, displayName: name) }),
+        FormatEntry("smarttrak", "SmartTRAK (.slg)", sniff: { sniffJetDatabase($0.bytes) ? .likely : .none },
+                    open: { path, name, _ in try SmartTrakReader(path: path, displayName: name) }),
         FormatEntry("divelogs-de", "divelogs.de upload XML", sniff: { $0.root == "dive" && ($0.xmlRootTag?.contains("ignore-root") ?? false) ? .likely : .none },
                     open: { path, name, _ in try DivelogsUploadReader(path: path, displayName: name) }),
         FormatEntry("zip", "a zip archive of these", sniff: sniffZipOfDiveLogs,
@@ -165,9 +168,7 @@ public enum FormatRegistry {
         // Recognised, not read yet.
         FormatEntry("dive-xml", "dive computer XML (root <dive>)", sniff: { $0.root == "dive" ? .weak : .none }),
         // Binary logbooks named by their first bytes.
-        FormatEntry("ms-access", "SmartTRAK or other Microsoft Access (.slg, .mdb)",
-                    sniff: { sniffJetDatabase($0.bytes) ? .certain : .none }),
-        FormatEntry("sqlite", "SQLite database of another program",
+        FormatEntry("sqlite", "an SQLite database of another program",
                     sniff: { $0.bytes.starts(with: Array("SQLite format 3\0".utf8)) ? .certain : .none }),
     ]
 

@@ -86,7 +86,7 @@ let invalidSampleLines: [String: Int] = [
         let report = validate(paths: [Paths.samples + "/logbook.uddf", Paths.samples + "/expected/logbook.inspect.txt", "/nonexistent.uddf"])
         #expect(report.files.count == 1)
         #expect(report.failures.map(\.code) == ["format.unknown", "io.open"])
-        #expect(report.failures.first?.message == "the file is not a dive log umilog recognises (UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), divelogs.de upload XML or a zip archive of these)")
+        #expect(report.failures.first?.message == "the file is not a dive log umilog recognises (UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), SmartTRAK (.slg), divelogs.de upload XML or a zip archive of these)")
         #expect(report.exitCode == 2)
     }
 

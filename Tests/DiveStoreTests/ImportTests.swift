@@ -123,7 +123,7 @@ struct IdentityCollisionImportTests {
     }
 }
 
-@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+@Suite(.enabled(if: Paths.sharedAvailable && Paths.mdbToolsAvailable, "needs ../shared (the reference corpus) and mdb-tools (scripts/setup.sh mdbtools)"))
 struct CorpusImportTests {
     /// The files the shared corpus holds whose dates only a flag can give (the file cannot say).
     static let needsFlags: [String: CSVReadOptions] = [
@@ -194,11 +194,12 @@ struct CorpusImportTests {
         // logbook, 6 → 5, with the JDiveLog reader; other/'s libdivecomputer dump, 5 → 4, with
         // the libdivecomputer XML reader; other/'s Divesoft log, 4 → 3, with the Divesoft reader;
         // other/'s DataTrak logbook, 3 → 2, with the DataTrak reader; divinglog/'s divelogs.de
-        // upload fragment, 2 → 1, with the divelogs.de upload reader.)
-        #expect(unsupported.count == 1)
+        // upload fragment, 2 → 1, with the divelogs.de upload reader; other/'s SmartTRAK logbook,
+        // 1 → 0, with the SmartTRAK reader, which reads it through mdb-tools.)
+        #expect(unsupported.count == 0)
         #expect(unsupported["subsurface-divelogs-de-export__test40.divelogs"] == nil)
         #expect(unsupported["divesoft__Liberty_CCR_header_v1_00000011.dlf"] == nil)
-        #expect(unsupported["smarttrak__Demo_SmartTrak.slg"] == "SmartTRAK or other Microsoft Access (.slg, .mdb)")
+        #expect(unsupported["smarttrak__Demo_SmartTrak.slg"] == nil)
         #expect(unsupported["uwatec-datatrak__Example.log"] == nil)
         #expect(unsupported["garmin-descent-mk3i__005_oc-trimix-two-deco-gases.fit"] == nil)
         #expect(unsupported["macdive__nightdive.xml"] == nil)
@@ -285,10 +286,12 @@ struct CorpusImportTests {
         // 476 → 552 inserted. Subsurface's divelogs.de upload of test40 (divinglog/, 2014-04-01
         // 10:00, OSTC 3, 38.99 m) is the dive of test40's .ssrf and UDDF: walked first, it is
         // imported and the .ssrf's becomes a duplicate in its place: 713 → 714 read, 137 → 138
-        // duplicates, inserted unchanged.
-        #expect(main.inserted == 545)
-        #expect(read == 714)
-        #expect(inserted == 552)
+        // duplicates, inserted unchanged. SmartTRAK's demo logbook's 16 dives (2008-11-12 to
+        // 2009-09-17, Smart Z and Aladin Tec) are in no other file: 714 → 730 read, 545 → 561
+        // new, 552 → 568 inserted.
+        #expect(main.inserted == 561)
+        #expect(read == 730)
+        #expect(inserted == 568)
         let spanish = try #require(main.files.first { relative($0.path) == "csv/manual-spreadsheet-es__logbook_data.csv" })
         #expect(spanish.dives.count == 32)
         #expect(spanish.findings.filter { $0.lostDives > 0 }.map(\.location.row) == [2, 11, 12])

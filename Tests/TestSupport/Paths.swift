@@ -18,6 +18,13 @@ public enum Paths {
     /// True when the shared corpus is present; tests that need it are skipped otherwise.
     public static let sharedAvailable = FileManager.default.fileExists(atPath: corpus + "/uddf")
 
+    /// True when mdb-tools' `mdb-json` is on `PATH` (the SmartTRAK reader needs it; the test
+    /// command installs it): tests that read the corpus's `.slg` are skipped otherwise.
+    public static let mdbToolsAvailable: Bool = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/mdb-json") }
+    }()
+
     /// Every UDDF file of the shared corpus and the DiveJSON reader fixtures, relative to `shared`.
     public static var sharedUDDF: [String] {
         guard sharedAvailable else { return [] }

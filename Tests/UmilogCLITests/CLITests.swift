@@ -129,11 +129,11 @@ struct ConformCLITests {
     /// that never ran), exit 2.
     @Test func pairsOfAFormatNotReadAreAShapeErrorAndExitTwo() throws {
         let dir = try Paths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: dir + "/ms-access", withIntermediateDirectories: true)
-        try Data("<dive/>".utf8).write(to: URL(fileURLWithPath: dir + "/ms-access/a.xml"))
+        try FileManager.default.createDirectory(atPath: dir + "/sqlite", withIntermediateDirectories: true)
+        try Data("<dive/>".utf8).write(to: URL(fileURLWithPath: dir + "/sqlite/a.xml"))
         let r = try umilog(["conform", dir])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("error[conform.shape]: ms-access/: reader pairs for the format \"ms-access\", which umilog does not read"))
+        #expect(r.stderr.contains("error[conform.shape]: sqlite/: reader pairs for the format \"sqlite\", which umilog does not read"))
     }
 
     @Test func aFailingCaseExitsOne() throws {

@@ -45,10 +45,10 @@ import TestSupport
     @Test("only the commands that take --from name it when a file is not recognised")
     func fromHintOnlyWhereTheOptionExists() throws {
         let file = "Samples/invalid/format.unknown.txt"
-        let hint = "; name its format with --from uddf|json|csv|ssrf|suunto-xml|suunto-dm3|fit|suunto-json|shearwater-xml|shearwater-db|macdive|udcf|dl7|divinglog|divinglog-db|divelogs-dld|seac-sync|jdivelog|libdc-xml|divesoft-dlf|uwatec-datatrak|divelogs-de|zip"
+        let hint = "; name its format with --from uddf|json|csv|ssrf|suunto-xml|suunto-dm3|fit|suunto-json|shearwater-xml|shearwater-db|macdive|udcf|dl7|divinglog|divinglog-db|divelogs-dld|seac-sync|jdivelog|libdc-xml|divesoft-dlf|uwatec-datatrak|smarttrak|divelogs-de|zip"
         for command in [["convert", file, "--to", "csv"], ["inspect", file]] {
             let r = try umilog(command)
-            #expect(r.status == 1 && r.stderr.contains("(UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), divelogs.de upload XML or a zip archive of these)\(hint)\n"), "\(command)")
+            #expect(r.status == 1 && r.stderr.contains("(UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), SmartTRAK (.slg), divelogs.de upload XML or a zip archive of these)\(hint)\n"), "\(command)")
         }
         let db = NSTemporaryDirectory() + "umilog-hint-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
@@ -56,7 +56,7 @@ import TestSupport
         for command in [["validate", file], ["import", file, "--db", db]] {
             let r = try umilog(command)
             let all = r.stdout + r.stderr
-            #expect(all.contains("(UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), divelogs.de upload XML or a zip archive of these)") && !all.contains("--from"), "\(command)")
+            #expect(all.contains("(UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), SmartTRAK (.slg), divelogs.de upload XML or a zip archive of these)") && !all.contains("--from"), "\(command)")
         }
     }
 
@@ -69,7 +69,7 @@ import TestSupport
     @Test func aDirectoryIsWalkedAndWhatIsNotADiveLogIsSkipped() throws {
         let r = try umilog(["validate", "Samples/invalid"])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("Samples/invalid/format.unknown.txt: skipped: the file is not a dive log umilog recognises (UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), divelogs.de upload XML or a zip archive of these)\n"))
+        #expect(r.stderr.contains("Samples/invalid/format.unknown.txt: skipped: the file is not a dive log umilog recognises (UDDF, DiveJSON, CSV, Subsurface XML, Suunto DM4/DM5 XML, Suunto DM3 .SDE, Garmin FIT, Suunto app DeviceLog JSON, Shearwater XML, Shearwater Cloud database, MacDive XML, UDCF, DAN DL7 (ZXL/ZXU), Diving Log XML, Diving Log database, divelogs.de DLD XML, Seac Sync database, JDiveLog, libdivecomputer XML dump, Divesoft Freedom/Liberty (.dlf), Uwatec DataTrak (.log), SmartTRAK (.slg), divelogs.de upload XML or a zip archive of these)\n"))
         #expect(r.stderr.hasSuffix("; 2 skipped (not dive logs)\n"))
         #expect(r.stderr.contains("umilog: 12 files checked, 11 invalid;"))
     }
