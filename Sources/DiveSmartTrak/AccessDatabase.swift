@@ -69,12 +69,13 @@ final class AccessDatabase {
                             table: table, file: displayName, format: format)
     }
 
-    /// Every row of `table`, for the small tables a dive refers to.
-    func allRows(_ table: String) throws -> [AccessRow] {
+    /// Every row of `table`, for the small tables a dive refers to, with how many rows mdb-json
+    /// could not read and what it said of the table.
+    func allRows(_ table: String) throws -> (rows: [AccessRow], damaged: Int, warnings: String?) {
         let stream = try rows(table)
         var out: [AccessRow] = []
         while let row = try stream.next() { out.append(row) }
-        return out
+        return (out, stream.damaged, stream.warnings)
     }
 
     /// Runs a tool to its end and returns what it printed; its failure is a located error.
@@ -83,18 +84,51 @@ final class AccessDatabase {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let drain = ErrorDrain(err)
         do { try process.run() } catch {
             throw DiveError("\(format).mdbtools-failed", "\(tool) could not be started: \(error)", at: SourceLocation(file: displayName))
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let message = drain.finish()
         guard process.terminationStatus == 0 else {
             throw DiveError("\(format).access-unreadable",
                             "mdb-tools could not read \(what) (\(tool) said: \(AccessRowStream.said(message))); the file is not an Access database it can read",
                             at: SourceLocation(file: displayName))
         }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// What a child writes to standard error, read as it comes (so that a child with much to say
+/// never blocks on a full pipe while its rows are read): the first 4 KiB kept.
+final class ErrorDrain: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept = Data()
+    private let handle: FileHandle
+
+    init(_ pipe: Pipe) {
+        handle = pipe.fileHandleForReading
+        handle.readabilityHandler = { [weak self] h in
+            let chunk = h.availableData
+            if chunk.isEmpty { h.readabilityHandler = nil } else { self?.keep(chunk) }
+        }
+    }
+
+    private func keep(_ chunk: Data) {
+        lock.lock()
+        if kept.count < 4096 { kept.append(chunk.prefix(4096 - kept.count)) }
+        lock.unlock()
+    }
+
+    /// Once the child has ended: what it wrote.
+    func finish() -> Data {
+        handle.readabilityHandler = nil
+        let rest = handle.readDataToEndOfFile()
+        if !rest.isEmpty { keep(rest) }
+        lock.lock()
+        defer { lock.unlock() }
+        return kept
     }
 }
 
@@ -134,7 +168,7 @@ struct AccessRow: Sendable {
 final class AccessRowStream {
     private let process: Process
     private let output: FileHandle
-    private let errors: Pipe
+    private let errors: ErrorDrain
     private let table: String
     private let file: String
     private let format: String
@@ -142,6 +176,10 @@ final class AccessRowStream {
     private var start = 0
     private var ended = false
     private var row = 0
+    /// Rows mdb-json printed as blanks: rows it could not read.
+    private(set) var damaged = 0
+    /// What mdb-json wrote to standard error, once the table is read (a sound file: nothing).
+    private(set) var warnings: String?
 
     static func makeProcess(_ executable: String, _ arguments: [String]) -> Process {
         let process = Process()
@@ -168,10 +206,10 @@ final class AccessRowStream {
         self.file = file
         self.format = format
         process = Self.makeProcess(executable, arguments)
-        let out = Pipe()
-        errors = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = errors
+        process.standardError = err
+        errors = ErrorDrain(err)
         output = out.fileHandleForReading
         do { try process.run() } catch {
             throw DiveError("\(format).mdbtools-failed", "mdb-json could not be started: \(error)", at: SourceLocation(file: file, path: table))
@@ -191,8 +229,10 @@ final class AccessRowStream {
             if let nl = buffer[start...].firstIndex(of: 0x0A) {
                 let line = buffer[start..<nl]
                 start = nl + 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                if line.allSatisfy({ $0 == 0x0D }) { continue }
                 row += 1
+                // A row of spaces is one mdb-json could not read (a damaged page).
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { damaged += 1; continue }
                 return try parse(line)
             }
             if ended {
@@ -200,6 +240,7 @@ final class AccessRowStream {
                     let line = buffer[start...]
                     start = buffer.count
                     row += 1
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { damaged += 1; return nil }
                     return try parse(line)
                 }
                 return nil
@@ -209,8 +250,9 @@ final class AccessRowStream {
             if chunk.isEmpty {
                 ended = true
                 process.waitUntilExit()
+                let message = errors.finish()
+                if !message.isEmpty { warnings = Self.said(message) }
                 if process.terminationStatus != 0 {
-                    let message = errors.fileHandleForReading.readDataToEndOfFile()
                     throw DiveError("\(format).access-unreadable",
                                     "mdb-tools could not read table \(table) (mdb-json said: \(Self.said(message)), exit \(process.terminationStatus)); the database is damaged or not one it can read",
                                     at: SourceLocation(file: file, path: table, row: row + 1))

@@ -63,7 +63,7 @@ public final class SmartTrakReader: DiveSource {
         header.sourceFormat = "smarttrak"
         var g = Generator(name: "SmartTRAK", version: nil)
         g.type = "logbook"
-        if tables.contains("SmartTrak"), var row = try db.allRows("SmartTrak").first {
+        if tables.contains("SmartTrak"), var row = try readTable("SmartTrak").first {
             if let v = row.cells.removeValue(forKey: "SWversion")?.number { version = Int(v) }
             row.cells.removeValue(forKey: "Idx")
             leftovers(row)
@@ -85,8 +85,13 @@ public final class SmartTrakReader: DiveSource {
                                     "the table \(table) holds \(count) row\(count == 1 ? "" : "s") umilog does not read (pictures, the wreck's history and the program's own settings have no place in its model); not read",
                                     at: SourceLocation(file: name, path: table)))
         }
+        expectedDives = try db.rowCount("Dives")
         dives = try db.rows("Dives")
     }
+
+    /// How many rows mdb-tools counts in `Dives`: a file that yields fewer is damaged.
+    private var expectedDives = 0
+    private var divesRead = 0
 
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
@@ -96,12 +101,26 @@ public final class SmartTrakReader: DiveSource {
     /// The next `Dives` row as a dive, or nil after the last.
     public func next() throws -> Dive? {
         guard !done else { return nil }
-        guard let row = try dives?.next() else {
+        guard let stream = dives, let row = try stream.next() else {
             done = true
+            if let stream = dives {
+                let at = SourceLocation(file: displayName, path: "Dives")
+                // A lost dive is never quiet: rows mdb-json could not read, or fewer than counted, fail the file.
+                if stream.damaged > 0 || divesRead < expectedDives {
+                    let said = stream.warnings.map { " (mdb-json said: \($0))" } ?? ""
+                    throw DiveError("smarttrak.access-damaged",
+                                    "mdb-tools read \(divesRead) of the \(expectedDives) rows of table Dives\(stream.damaged > 0 ? " and could not read \(stream.damaged)" : "")\(said); the database is damaged: repair it (Access's or SmartTRAK's \"compact and repair\") and read it again",
+                                    at: at)
+                }
+                if let warnings = stream.warnings {
+                    report(.dropped, "mdbtools-warned", "mdb-tools read every row of table Dives but said \(warnings); check the dives", at: at)
+                }
+            }
             dives = nil
             finish()
             return nil
         }
+        divesRead += 1
         defer { index += 1 }
         return try buildDive(row)
     }
@@ -128,7 +147,7 @@ public final class SmartTrakReader: DiveSource {
         guard let idx, idx > 0, tables.contains(table) else { return nil }
         if lookups[table] == nil {
             var byIdx: [Int: AccessRow] = [:]
-            for row in try db.allRows(table) {
+            for row in try readTable(table) {
                 guard let i = row.cells["Idx"]?.number.map({ Int($0) }) else { continue }
                 if byIdx[i] == nil { byIdx[i] = row }
             }
@@ -149,13 +168,25 @@ public final class SmartTrakReader: DiveSource {
         guard tables.contains(table) else { return [] }
         if relations[table] == nil {
             var byDive: [Int: [AccessRow]] = [:]
-            for row in try db.allRows(table) {
+            for row in try readTable(table) {
                 guard let d = row.cells["DiveIdx"]?.number.map({ Int($0) }) else { continue }
                 byDive[d, default: []].append(row)
             }
             relations[table] = byDive
         }
         return relations[table]?[dive] ?? []
+    }
+
+    /// Every row of a small table; rows mdb-json could not read, and what it said, are reported.
+    private func readTable(_ table: String) throws -> [AccessRow] {
+        let (rows, damaged, warnings) = try db.allRows(table)
+        if damaged > 0 || warnings != nil {
+            let said = warnings.map { " (mdb-json said: \($0))" } ?? ""
+            report(.dropped, "table-damaged",
+                   "mdb-tools could not read \(damaged) row\(damaged == 1 ? "" : "s") of table \(table)\(said); what the dives refer to there is not carried",
+                   at: SourceLocation(file: displayName, path: table))
+        }
+        return rows
     }
 
     // MARK: Accounting

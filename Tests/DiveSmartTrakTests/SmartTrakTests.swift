@@ -161,4 +161,18 @@ struct SmartTrakCorpusTests {
         #expect(findings.contains { $0.code == "smarttrak.not-carried" && $0.location.path == "Dives.DiveTimeCounter" })
         #expect(!findings.contains { $0.location.path == "Dives.MaxDepth" || $0.location.path == "Dives.Remarks" })
     }
+
+    /// A logbook cut short (its last 118 KB gone): mdb-json prints what it cannot read as rows
+    /// of spaces and exits 0; the rows it could not read, or fewer than `mdb-count` counts, fail
+    /// the file, so no dive is lost quietly.
+    @Test func aDamagedDatabaseFailsTheFile() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/cut.slg"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.file)).prefix(1_000_000)).write(to: URL(fileURLWithPath: path))
+        let reader = try SmartTrakReader(path: path)
+        let error = #expect(throws: DiveError.self) { while try reader.next() != nil {} }
+        #expect(error?.code == "smarttrak.access-damaged")
+        #expect(error?.message.contains("of the 16 rows of table Dives") == true)
+    }
 }
