@@ -80,55 +80,17 @@ final class AccessDatabase {
 
     /// Runs a tool to its end and returns what it printed; its failure is a located error.
     private func run(_ tool: String, _ arguments: [String], what: String) throws -> String {
-        let process = AccessRowStream.makeProcess(tools + "/" + tool, arguments)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let drain = ErrorDrain(err)
-        do { try process.run() } catch {
+        let child: ChildProcess
+        do { child = try ChildProcess(tools + "/" + tool, arguments) } catch {
             throw DiveError("\(format).mdbtools-failed", "\(tool) could not be started: \(error)", at: SourceLocation(file: displayName))
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let message = drain.finish()
-        guard process.terminationStatus == 0 else {
+        let data = child.readAll()
+        guard child.status == 0 else {
             throw DiveError("\(format).access-unreadable",
-                            "mdb-tools could not read \(what) (\(tool) said: \(AccessRowStream.said(message))); the file is not an Access database it can read",
+                            "mdb-tools could not read \(what) (\(tool) said: \(AccessRowStream.said(child.errors))); the file is not an Access database it can read",
                             at: SourceLocation(file: displayName))
         }
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// What a child writes to standard error, read as it comes (so that a child with much to say
-/// never blocks on a full pipe while its rows are read): the first 4 KiB kept.
-final class ErrorDrain: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept = Data()
-    private let handle: FileHandle
-
-    init(_ pipe: Pipe) {
-        handle = pipe.fileHandleForReading
-        handle.readabilityHandler = { [weak self] h in
-            let chunk = h.availableData
-            if chunk.isEmpty { h.readabilityHandler = nil } else { self?.keep(chunk) }
-        }
-    }
-
-    private func keep(_ chunk: Data) {
-        lock.lock()
-        if kept.count < 4096 { kept.append(chunk.prefix(4096 - kept.count)) }
-        lock.unlock()
-    }
-
-    /// Once the child has ended: what it wrote.
-    func finish() -> Data {
-        handle.readabilityHandler = nil
-        let rest = handle.readDataToEndOfFile()
-        if !rest.isEmpty { keep(rest) }
-        lock.lock()
-        defer { lock.unlock() }
-        return kept
     }
 }
 
@@ -166,9 +128,7 @@ struct AccessRow: Sendable {
 /// The rows of one table as `mdb-json` prints them, one JSON object per line, read as they come.
 /// Dropping the stream before its end ends the child.
 final class AccessRowStream {
-    private let process: Process
-    private let output: FileHandle
-    private let errors: ErrorDrain
+    private let child: ChildProcess
     private let table: String
     private let file: String
     private let format: String
@@ -181,21 +141,8 @@ final class AccessRowStream {
     /// What mdb-json wrote to standard error, once the table is read (a sound file: nothing).
     private(set) var warnings: String?
 
-    static func makeProcess(_ executable: String, _ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        // Numbers as JSON writes them, whatever the user's locale.
-        var env = ProcessInfo.processInfo.environment
-        env["LC_NUMERIC"] = "C"
-        env.removeValue(forKey: "LC_ALL")
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        return process
-    }
-
     /// What a tool wrote to standard error, for a message: its first line, or "nothing".
-    static func said(_ data: Data) -> String {
+    static func said(_ data: [UInt8]) -> String {
         let text = String(decoding: data.prefix(400), as: UTF8.self).trimmingWhitespace()
         let first = text.split(separator: "\n").first.map(String.init) ?? ""
         return first.isEmpty ? "nothing" : "\"\(first)\""
@@ -205,21 +152,9 @@ final class AccessRowStream {
         self.table = table
         self.file = file
         self.format = format
-        process = Self.makeProcess(executable, arguments)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        errors = ErrorDrain(err)
-        output = out.fileHandleForReading
-        do { try process.run() } catch {
+        do { child = try ChildProcess(executable, arguments) } catch {
             throw DiveError("\(format).mdbtools-failed", "mdb-json could not be started: \(error)", at: SourceLocation(file: file, path: table))
         }
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? output.close()
-        process.waitUntilExit()
     }
 
     /// The next row, or nil after the last; a failed export or a line that is not a JSON
@@ -246,19 +181,16 @@ final class AccessRowStream {
                 return nil
             }
             if start > 0 { buffer.removeSubrange(0..<start); start = 0 }
-            let chunk = output.availableData
-            if chunk.isEmpty {
+            if let chunk = child.read() {
+                buffer += chunk
+            } else {
                 ended = true
-                process.waitUntilExit()
-                let message = errors.finish()
-                if !message.isEmpty { warnings = Self.said(message) }
-                if process.terminationStatus != 0 {
+                if !child.errors.isEmpty { warnings = Self.said(child.errors) }
+                if child.status != 0 {
                     throw DiveError("\(format).access-unreadable",
-                                    "mdb-tools could not read table \(table) (mdb-json said: \(Self.said(message)), exit \(process.terminationStatus)); the database is damaged or not one it can read",
+                                    "mdb-tools could not read table \(table) (mdb-json said: \(Self.said(child.errors)), exit \(child.status)); the database is damaged or not one it can read",
                                     at: SourceLocation(file: file, path: table, row: row + 1))
                 }
-            } else {
-                buffer += chunk
             }
         }
     }

@@ -51,6 +51,37 @@ struct UwatecSmartTests {
         #expect(got.map { $0.alarmBytes[0] } == [0, 1, 1, 1, 1])
     }
 
+    /// The Galileo family's one-byte type bits: a Galileo Sol (0x11, byte 43's top bit clear:
+    /// the 152-byte header), salt water in its settings word, gas 1 32 % with tank 1 from 200 to
+    /// 50 bar (end pressures first); samples: absolute depth (`F1`), absolute temperature
+    /// (`F3`), tank 2's absolute pressure (`F5`), alarm byte 0 with the bookmark bit (`E8`),
+    /// a relative depth +5 (`05`), alarm byte 1 naming gas mix 1 (`F0 20`), a time record of 2
+    /// (`C2`).
+    @Test func galileoStream() throws {
+        var h = [UInt8](repeating: 0, count: 152)
+        h[0...3] = [0xA5, 0xA5, 0x5A, 0x5A]
+        func put16(_ at: Int, _ v: Int) { h[at] = UInt8(v & 0xFF); h[at + 1] = UInt8(v >> 8 & 0xFF) }
+        put16(22, 2050)      // 20.00 m in salt water: 2050 / 102.5
+        put16(44, 32)
+        put16(50, 50 * 128)  // tank 1's end…
+        put16(56, 200 * 128) // …and its begin, after the three ends
+        h[92 + 2] = 0x10     // settings 0x100000: salt
+        let samples: [UInt8] = [0xF1, 0x01, 0xF4, 0xF3, 0x00, 0x38, 0xF5, 0x03, 0xB0, 0xE8, 0x05, 0xF0, 0x20, 0xC2]
+        var dive = try UwatecSmartDive(model: UwatecSmartDive.model(0x11)!, bytes: h + samples)
+        #expect(dive.salt && dive.maxDepth == 20)
+        let (gases, tanks) = dive.headerGases()
+        #expect(gases == [UwatecSmartDive.Gas(id: 0, oxygen: 32, helium: 0)])
+        #expect(tanks == [UwatecSmartDive.Tank(id: 0, begin: 25600, end: 6400)])
+        var got: [UwatecSmartDive.Sample] = []
+        try dive.samples { got.append($0) }
+        #expect(got.map(\.time) == [0, 4, 8, 12])
+        #expect(got.map(\.depthRaw) == [0, 5, 5, 5])
+        #expect(got.map(\.pressureRaw) == [nil, 944, 944, 944])
+        #expect(got.map(\.tank) == [0, 1, 1, 1])
+        #expect(got.map { $0.alarmBytes[0] } == [0, 8, 8, 8])
+        #expect(got.map(\.gasmix) == [0, 1, 1, 1])  // the pressure record's tank, then alarm byte 1's mix
+    }
+
     @Test func brokenStreams() throws {
         #expect(throws: UwatecSmartDive.Failure.badMagic) { try UwatecSmartDive(model: UwatecSmartDive.model(0x1C)!, bytes: [0] + smartZ([]).dropFirst()) }
         #expect(throws: UwatecSmartDive.Failure.tooShort(need: 132)) { try UwatecSmartDive(model: UwatecSmartDive.model(0x1C)!, bytes: Array(smartZ([]).prefix(100))) }
