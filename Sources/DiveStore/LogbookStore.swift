@@ -29,6 +29,11 @@ public final class LogbookStore {
     /// set to `limits.valueBytes` when that is lower than SQLite's).
     init(path: String, create: Bool = true, limits: StoreLimits) throws {
         self.path = path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DiveError("store.is-a-directory", "\(path) is a folder, not a logbook file; name the file, as in --db \(path.hasSuffix("/") ? path : path + "/")logbook.sqlite",
+                            at: SourceLocation(file: path))
+        }
         if !FileManager.default.fileExists(atPath: path) {
             guard create else {
                 throw DiveError("store.not-found", "there is no logbook at \(path); create one with umilog db init --db \(path)", at: SourceLocation(file: path))

@@ -13,7 +13,8 @@ struct Backfill: ParsableCommand {
             is printed; running it again changes nothing.
             """
     )
-    @Option(help: "The logbook database file.") var db: String
+    @OptionGroup var logbook: LogbookOption
+    var db: String { logbook.path }
     @Option(help: "How far a site may lie from a dive's position, in metres.") var radius: Double = 200
     @Flag(help: "Number the dives in the order they were dived when numbers are missing or clash.") var renumber = false
     @Flag(help: "Print the changes and make none.") var dryRun = false
@@ -37,7 +38,8 @@ struct Sites: ParsableCommand {
 
     struct Pending: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the dives with no site: unmatched (a position, no site near) and pending (neither).")
-        @Option(help: "The logbook database file.") var db: String
+        @OptionGroup var logbook: LogbookOption
+        var db: String { logbook.path }
 
         func run() throws {
             let dives = try open(db, create: false).pendingDives()
@@ -51,7 +53,8 @@ struct Sites: ParsableCommand {
 
     struct CreateFromGPS: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create-from-gps", abstract: "Make a site for each group of unmatched dives (positions within --radius), named after their log site or position.")
-        @Option(help: "The logbook database file.") var db: String
+        @OptionGroup var logbook: LogbookOption
+        var db: String { logbook.path }
         @Option(help: "Dives this close (metres) share one new site.") var radius: Double = 200
         @Flag(help: "Print the sites it would make and make none.") var dryRun = false
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import DiveKit
 import DiveStore
@@ -15,7 +16,8 @@ struct DB: ParsableCommand {
             abstract: "Create a logbook database, or bring an existing one up to date.",
             discussion: "With --seed, the bundled catalog is loaded: regions, areas and dive sites with coordinates, and species with common and scientific names and WoRMS AphiaIDs. Seeding again changes nothing."
         )
-        @Option(help: "The logbook database file.") var db: String
+        @OptionGroup var logbook: LogbookOption
+        var db: String { logbook.path }
         @Flag(help: "Load the bundled catalog of sites and species.") var seed = false
 
         func run() throws {
@@ -31,7 +33,8 @@ struct DB: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Run SQLite's integrity and foreign-key checks on a logbook.")
-        @Option(help: "The logbook database file.") var db: String
+        @OptionGroup var logbook: LogbookOption
+        var db: String { logbook.path }
 
         func run() throws {
             let store = try open(db, create: false)
@@ -56,7 +59,21 @@ struct DB: ParsableCommand {
     }
 }
 
-/// Opens a logbook (an error is the file's: `Umilog.main` prints it located, exit 1).
+/// Opens a logbook (an error is the file's: `Umilog.main` prints it located, exit 1). The
+/// default logbook's XDG directory is made when the logbook is first created.
 func open(_ path: String, create: Bool = true) throws -> LogbookStore {
-    try LogbookStore(path: path, create: create)
+    if create, DefaultLogbook.isDataDirectoryDefault(path), let dir = DefaultLogbook.dataDirectory() {
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    return try LogbookStore(path: path, create: create)
+}
+
+/// `--db`, optional everywhere: the logbook `UMILOG_DB` names when it is omitted, else
+/// `logbook.sqlite` in umilog's XDG data directory (`~/.local/share/umilog`).
+struct LogbookOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The logbook database file (default: $UMILOG_DB, else $XDG_DATA_HOME/umilog/logbook.sqlite, ~/.local/share/umilog/logbook.sqlite).", valueName: "db"))
+    var db: String?
+
+    /// The logbook named, or the default one (with no `HOME` either, `logbook.sqlite` here).
+    var path: String { db ?? DefaultLogbook.path() ?? "logbook.sqlite" }
 }

@@ -21,7 +21,8 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Option(help: "The logbook database file.") var db: String
+    @OptionGroup var logbook: LogbookOption
+    var db: String { logbook.path }
     @Option(name: .customLong("to"), help: ArgumentHelp("The output format — \(FormatRegistry.list(FileFormat.writable)) — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"))
     var to: [String] = []
     @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).") var output: String?

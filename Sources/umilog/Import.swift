@@ -22,7 +22,8 @@ struct Import: ParsableCommand {
     )
 
     @Argument(help: "Files or directories to import.") var paths: [String]
-    @Option(help: "The logbook database file (created when missing).") var db: String
+    @OptionGroup var logbook: LogbookOption
+    var db: String { logbook.path }
     @Option(help: "What to do with a dive the logbook already has from another source: skip, merge or keep.") var onDuplicate: DuplicatePolicy = .skip
     @Flag(help: "Print the plan — insert, already imported, duplicate of #n, error — and change nothing.") var dryRun = false
     @Flag(name: .shortAndLong, help: "Print only the summary and failures.") var quiet = false

@@ -4,7 +4,8 @@ import DiveStore
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Summarise a logbook: dives, bottom time, deepest, longest, sites visited, species seen, per year.")
-    @Option(help: "The logbook database file.") var db: String
+    @OptionGroup var logbook: LogbookOption
+    var db: String { logbook.path }
     @Flag(help: "Print the figures as one JSON object.") var json = false
 
     func run() throws {

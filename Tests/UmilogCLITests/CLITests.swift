@@ -3,10 +3,16 @@ import Testing
 import TestSupport
 
 /// Runs the built `umilog` binary.
-func umilog(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+/// `environment` is laid over this process's (a nil value removes the variable).
+func umilog(_ arguments: [String], stdin: String? = nil, environment: [String: String?] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Paths.umilog)
     process.arguments = arguments
+    if !environment.isEmpty {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: Paths.root)
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
