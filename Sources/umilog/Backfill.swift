@@ -15,7 +15,8 @@ struct Backfill: ParsableCommand {
     )
     @OptionGroup var logbook: LogbookOption
     var db: String { logbook.path }
-    @Option(help: "How far a site may lie from a dive's position, in metres.") var radius: Double = 200
+    @Option(parsing: .unconditional, help: "How far a site may lie from a dive's position, in metres.") var radius: Double = 200
+    func validate() throws { try checkRadius(radius) }
     @Flag(help: "Number the dives in the order they were dived when numbers are missing or clash.") var renumber = false
     @Flag(help: "Print the changes and make none.") var dryRun = false
 
@@ -55,7 +56,8 @@ struct Sites: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create-from-gps", abstract: "Make a site for each group of unmatched dives (positions within --radius), named after their log site or position.")
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
-        @Option(help: "Dives this close (metres) share one new site.") var radius: Double = 200
+        @Option(parsing: .unconditional, help: "Dives this close (metres) share one new site.") var radius: Double = 200
+        func validate() throws { try checkRadius(radius) }
         @Flag(help: "Print the sites it would make and make none.") var dryRun = false
 
         func run() throws {
@@ -64,4 +66,15 @@ struct Sites: ParsableCommand {
             printError((dryRun ? "dry run, nothing changed: " : "") + "\(report.count("site-created")) site\(report.count("site-created") == 1 ? "" : "s") created")
         }
     }
+}
+
+/// `--radius` is a distance: a positive number of metres (bad usage, exit 2, otherwise).
+func checkRadius(_ radius: Double) throws {
+    guard radius > 0, radius.isFinite else {
+        throw ValidationError("--radius must be a positive number of metres, not \(radius.formatted())")
+    }
+}
+
+private extension Double {
+    func formatted() -> String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : "\(self)" }
 }

@@ -29,6 +29,10 @@ struct Umilog: ParsableCommand {
     static func main() {
         // SIGINT, SIGTERM, SIGHUP and SIGPIPE remove an unfinished output's temporary first.
         removeTemporariesOnSignals()
+        if let message = unknownHelpTopic(Array(CommandLine.arguments.dropFirst())) {
+            printError(message)
+            Glibc.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -48,6 +52,25 @@ struct Umilog: ParsableCommand {
             Glibc.exit(2)
         }
     }
+}
+
+/// `umilog help X Y`: the error for a command X (or X's subcommand Y) that does not exist —
+/// bad usage, exit 2, as an unknown command is everywhere else — or nil.
+func unknownHelpTopic(_ arguments: [String]) -> String? {
+    guard arguments.first == "help" else { return nil }
+    var command: ParsableCommand.Type = Umilog.self
+    var path = ["umilog"]
+    for name in arguments.dropFirst() where !name.hasPrefix("-") {
+        let subcommands = command.configuration.subcommands
+        guard let next = subcommands.first(where: { $0._commandName == name }) else {
+            let names = subcommands.map { $0._commandName }
+            if names.isEmpty { return "Error: \(path.joined(separator: " ")) has no subcommands, so no \"\(name)\"" }
+            return "Error: \(path.joined(separator: " ")) has no command \"\(name)\"; its commands are \(names.joined(separator: ", "))"
+        }
+        command = next
+        path.append(name)
+    }
+    return nil
 }
 
 extension FileFormat: ExpressibleByArgument {
