@@ -6,8 +6,8 @@ import GRDB
 public struct ExportScope: Sendable, Hashable {
     /// Dives with this number (the logbook's, or the source's when it gave one).
     public var diveNumber: Int?
-    /// Dives at a site of this name or alias (case, accents and punctuation folded), or at a
-    /// log site matched to it.
+    /// Dives at a site whose name or an alias holds every word of this (case, accents and
+    /// punctuation folded), or at a log site matched to such a site.
     public var site: String?
     /// Dives on or after / on or before these days.
     public var from: LocalDate?
@@ -55,12 +55,9 @@ public final class LogbookExport: DiveSource {
         if let f = scope.from { clauses.append("date >= ?"); arguments.append(f.description) }
         if let t = scope.through { clauses.append("date <= ?"); arguments.append(t.description) }
         if let name = scope.site {
-            clauses.append("""
-                site_id IN (SELECT s.id FROM site s WHERE s.id IN (SELECT id FROM site WHERE \(Names.sqlMatch))
-                   OR s.canonical_site_id IN (SELECT id FROM site WHERE \(Names.sqlMatch)))
-                """)
-            let key = Names.normalized(name)
-            arguments += [key, key, key, key]
+            // Every word of the name a word of the site's name or an alias ("Blue Hole" finds
+            // "The Blue Hole, Dahab"); a name with no word matches no dive.
+            if let (c, a) = SiteWords.diveClause(name) { clauses.append(c); arguments += a } else { clauses.append("0") }
         }
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         ids = try store.located { try snapshot.read { db in
@@ -164,10 +161,4 @@ public final class LogbookExport: DiveSource {
             findings += reader.findings
         }
     }
-}
-
-extension Names {
-    /// A site whose name or an alias folds to `?` (the argument is given four times over
-    /// two uses).
-    static let sqlMatch = "id IN (SELECT site_id FROM site_alias WHERE normalized = ?) OR umilog_fold(name) = ?"
 }

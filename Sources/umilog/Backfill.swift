@@ -34,7 +34,7 @@ struct Backfill: ParsableCommand {
 struct Sites: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The dives backfill could not place, and sites made from their positions.",
-        subcommands: [Pending.self, CreateFromGPS.self]
+        subcommands: [Pending.self, CreateFromGPS.self, SitesNear.self, SitesSearch.self]
     )
 
     struct Pending: ParsableCommand {

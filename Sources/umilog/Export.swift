@@ -7,9 +7,9 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export dives from a logbook database as UDDF, CSV, DiveJSON or Subsurface XML.",
         discussion: """
-            Every dive, or those a scope picks: --dive N, --site NAME, --from DATE --to DATE. \
-            --to is given twice for a date range: a format name is the output format, a date \
-            (YYYY-MM-DD) the last day. Output goes to -o PATH through an unnamed temporary file \
+            Every dive, or those a scope picks: --dive N, --site WORDS (every word a word of \
+            the site's name or an alias), --since DAY, --until DAY. (The older spelling of the \
+            range, --from DAY and a second --to DAY, keeps working, with a note.) Output goes to -o PATH through an unnamed temporary file \
             that gets its name only when it is complete (a symbolic link is followed, a device \
             or FIFO written directly), or to standard output.
 
@@ -27,8 +27,10 @@ struct Export: ParsableCommand {
     var to: [String] = []
     @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).") var output: String?
     @Option(help: "Only the dives with this number.") var dive: Int?
-    @Option(help: "Only the dives at this site (its name or an alias; case and accents do not matter).") var site: String?
-    @Option(help: ArgumentHelp("Only the dives on or after this day.", valueName: "YYYY-MM-DD")) var from: String?
+    @Option(help: "Only the dives at a site whose name or an alias holds every word of this (case, accents and punctuation do not matter).") var site: String?
+    @Option(help: ArgumentHelp("Only the dives on or after this day.", valueName: "YYYY-MM-DD")) var since: String?
+    @Option(help: ArgumentHelp("Only the dives on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
+    @Option(help: ArgumentHelp("The older spelling of --since.", visibility: .hidden)) var from: String?
     @Option(help: "Units of CSV output: metric or imperial.") var units: UnitSystem = .metric
     @Flag(name: .shortAndLong, help: "Print no findings, only errors.") var quiet = false
 
@@ -53,8 +55,13 @@ struct Export: ParsableCommand {
     }
 
     private var scopeText: String {
-        [dive.map { "--dive \($0)" }, site.map { "--site \"\($0)\"" }, from.map { "--from \($0)" },
-         (try? parsed.through)?.flatMap { $0 }.map { "--to \($0)" }].compactMap { $0 }.joined(separator: " ")
+        [dive.map { "--dive \($0)" }, site.map { "--site \"\($0)\"" }, since.map { "--since \($0)" }, from.map { "--from \($0)" },
+         until.map { "--until \($0)" }, (try? parsed.through)?.flatMap { $0 }.map { "--to \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// The first and last day: --since/--until, or the older --from and a second --to.
+    private var range: (from: LocalDate?, through: LocalDate?) {
+        get throws { (since.flatMap(Self.day) ?? from.flatMap(Self.day), try until.flatMap(Self.day) ?? parsed.through) }
     }
 
     static func day(_ text: String) -> LocalDate? {
@@ -64,16 +71,24 @@ struct Export: ParsableCommand {
 
     func validate() throws {
         _ = try parsed
-        if let from, Self.day(from) == nil { throw ValidationError("--from \(from) is not a day (YYYY-MM-DD)") }
+        for (name, value) in [("--since", since), ("--until", until), ("--from", from)] {
+            if let value, Self.day(value) == nil { throw ValidationError("\(name) \(value) is not a day (YYYY-MM-DD)") }
+        }
+        if since != nil && from != nil { throw ValidationError("--since and --from both give the first day: give it once, with --since") }
+        if until != nil, try parsed.through != nil { throw ValidationError("--until and a second --to both give the last day: give it once, with --until") }
         if let output, output != "-", output.hasSuffix("/") || isDirectory(output) {
             throw ValidationError("-o \(output) is a directory: name the file to write")
         }
     }
 
     func run() throws {
-        let (format, through) = try parsed
+        let (format, olderThrough) = try parsed
+        if !quiet, from != nil || olderThrough != nil {
+            printError("umilog: note: the date range is --since DAY --until DAY now; --from and a second --to keep working")
+        }
         let store = try open(db, create: false)
-        let scope = ExportScope(diveNumber: dive, site: site, from: from.flatMap(Self.day), through: through)
+        let (first, last) = try range
+        let scope = ExportScope(diveNumber: dive, site: site, from: first, through: last)
         // A DiveJSON export carries the logbook's own state too, so that importing it restores it.
         let source = try LogbookExport(store: store, scope: scope, logbookState: format == .json)
         if source.count == 0 && !scope.isAll {

@@ -47,3 +47,17 @@ import Testing
         #expect(LocalDate(year: 1969, month: 12, day: 31)?.daysSinceEpoch == -1)
     }
 }
+
+@Suite struct HumanNumbersTests {
+    @Test func aTenthOfAMetreAndADegreeAWholeBar() {
+        #expect(HumanNumbers.metres(45.17175) == "45.2")
+        #expect(HumanNumbers.metres(30) == "30")
+        #expect(HumanNumbers.metres(29.96) == "30")
+        #expect(HumanNumbers.celsius(12.5914631) == "12.6")
+        #expect(HumanNumbers.celsius(-0.04) == "0")
+        #expect(HumanNumbers.celsius(-1.25) == "-1.3")
+        #expect(HumanNumbers.bar(236.0390625) == "236")
+        #expect(HumanNumbers.rounded(27.78610001, places: 5) == "27.7861")
+        #expect(HumanNumbers.duration(4680) == "1 h 18 min" && HumanNumbers.duration(2680) == "44 min 40 s" && HumanNumbers.duration(2820) == "47 min")
+    }
+}
