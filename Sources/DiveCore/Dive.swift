@@ -86,6 +86,9 @@ public struct Provenance: Sendable, Hashable {
     /// (every Subsurface dive, a UDDF dive without `@id`): the first dive of another file gets
     /// the same uuid, so it identifies nothing beyond this file.
     public var positionalIdentity = false
+    /// How findings name the record instead of its place (`#13 2009-08-29 a8df7e2a`: a
+    /// logbook's dive by number, date and id), or nil.
+    public var label: String?
     public init(format: String, file: String? = nil, sourceID: String? = nil, index: Int, line: Int? = nil,
                 positionalIdentity: Bool = false) {
         self.format = format; self.file = file; self.sourceID = sourceID; self.index = index; self.line = line
@@ -200,8 +203,12 @@ public enum PersonRole: String, Sendable, Hashable { case buddy, guide, instruct
 extension Dive {
     /// The dive's record path in its source for findings about it (`dive/3`, as the readers and
     /// the model checks spell it): its place among its file's dives, else `index`, its place in
-    /// what the writer was handed.
-    public func sourcePath(else index: Int) -> String { "dive/\(provenance?.index ?? index)" }
+    /// what the writer was handed; a dive whose provenance has a label is named by it
+    /// (`dive #13 2009-08-29 a8df7e2a`, a logbook's dive).
+    public func sourcePath(else index: Int) -> String {
+        if let label = provenance?.label { return "dive \(label)" }
+        return "dive/\(provenance?.index ?? index)"
+    }
 }
 
 extension Substring {

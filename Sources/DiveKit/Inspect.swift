@@ -61,7 +61,7 @@ public func renderInspect(_ s: InspectSummary) -> String {
         lines.append("dates:      \(first.date) – \(last.date)")
     }
     if let d = s.deepest {
-        lines.append("deepest:    \(CSVNumberText.metres(d.depth)) m\(which(d.dive, d.start))")
+        lines.append("deepest:    \(HumanNumbers.metres(d.depth)) m\(which(d.dive, d.start))")
     }
     if let l = s.longest {
         lines.append("longest:    \(l.seconds / 60) min \(l.seconds % 60) s\(which(l.dive, l.start))")
@@ -71,10 +71,3 @@ public func renderInspect(_ s: InspectSummary) -> String {
     return lines.joined(separator: "\n")
 }
 
-/// A depth as umilog prints it to a person: metres to at most two places, no trailing zero.
-public enum CSVNumberText {
-    public static func metres(_ v: Double) -> String {
-        let r = (v * 100).rounded(.toNearestOrAwayFromZero) / 100
-        return r == r.rounded() ? String(Int(r)) : String(r)
-    }
-}

@@ -77,12 +77,25 @@ public final class LogbookExport: DiveSource {
         }
         let id = ids[next_]
         next_ += 1
+        let index = next_ - 1
         return try read { db in
             var reader = RowReader(db: db, state: state)
-            guard let dive = try reader.dive(id) else { return nil }
+            guard var dive = try reader.dive(id) else { return nil }
             try addReferences(of: dive, reader: &reader)
             for sha in reader.sourceFiles where sourceFilesSeen.insert(sha).inserted { sourceFiles.append(sha) }
-            findings += reader.findings
+            // Findings about the dive — the writer's, and those reading its stored detail made
+            // (located "store") — name the logbook's dive: its number, date and id.
+            let label = Self.label(dive)
+            var p = Provenance(format: "logbook", file: store.path, sourceID: id, index: index)
+            p.label = label
+            dive.provenance = p
+            findings += reader.findings.map { f in
+                guard f.location.file == "store" || f.location.file == nil else { return f }
+                var f = f
+                let rest = f.location.path.map { $0.hasPrefix("dive/0") ? String($0.dropFirst("dive/0".count)) : "/" + $0 } ?? ""
+                f.location = SourceLocation(file: store.path, path: "dive \(label)" + rest)
+                return f
+            }
             return dive
         }
     }
@@ -94,6 +107,12 @@ public final class LogbookExport: DiveSource {
         let files = try read { db in try RowReader(db: db).sourceFileRecords(sourceFiles) }
         guard !files.isEmpty else { return }
         header.extensions = LogbookState.adding([.init("source_files", .array(files.map(\.value)))], to: header.extensions)
+    }
+
+    /// `#13 2009-08-29 a8df7e2a`: the dive's number (`#–` for none), its day and its id's first
+    /// eight characters.
+    static func label(_ d: Dive) -> String {
+        "#\(d.number.map(String.init) ?? "–") \(d.startedAt?.date.description ?? "undated") \(d.uuid.prefix(8))"
     }
 
     /// Reads the export's state of the logbook; a database error is located at the logbook.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiveCore
 import DiveKit
 import DiveStore
 
@@ -20,7 +21,7 @@ struct Stats: ParsableCommand {
         }
         print("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
         print("bottom time:    \(duration(s.bottomTime))")
-        if let d = s.deepest { print("deepest:        \(CSVNumberText.metres(d.value)) m (\(which(d)))") }
+        if let d = s.deepest { print("deepest:        \(HumanNumbers.metres(d.value)) m (\(which(d)))") }
         // Int(exactly:) where the value fits: a logbook an older umilog filled may hold a
         // duration past Int's range, which is printed as recorded rather than trapping.
         if let l = s.longest {
@@ -29,7 +30,7 @@ struct Stats: ParsableCommand {
         print("sites visited:  \(s.sitesVisited)")
         print("species seen:   \(s.speciesSeen)")
         for y in s.years {
-            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \(CSVNumberText.metres($0)) m" } ?? "")")
+            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \(HumanNumbers.metres($0)) m" } ?? "")")
         }
     }
 }

@@ -161,8 +161,9 @@ struct ConformCLITests {
 }
 
 @Suite struct ExportFindingLocationTests {
-    /// A writer's finding about a dive of the logbook names the logbook and the dive's place in
-    /// the export (it named "store", line 0, dive 0 for every dive).
+    /// A writer's finding about a dive of the logbook names the logbook and the logbook's dive:
+    /// its number, date and the first eight characters of its id (it named "store", line 0,
+    /// dive 0 for every dive, then the dive's place in the export).
     @Test func anExportsFindingsNameTheLogbookAndEachDive() throws {
         let dir = try Paths.temporaryDirectory()
         let db = dir + "/log.sqlite"
@@ -170,9 +171,11 @@ struct ConformCLITests {
         #expect(try umilog(["import", Paths.samples + "/logbook.uddf", "--db", db, "-q"]).status == 0)
         let r = try umilog(["export", "--db", db, "--to", "ssrf", "-o", dir + "/out.ssrf"])
         #expect(r.status == 0)
-        // Dives 0, 2 and 4 of the sample have a UTC offset, which Subsurface XML cannot hold.
-        for i in [0, 2, 4] {
-            #expect(r.stderr.contains("\(db): dropped[ssrf.utc-offset-dropped]: dive/\(i): "), "\(r.stderr)")
+        // Dives 1, 3 and 5 of the sample have a UTC offset, which Subsurface XML cannot hold.
+        let ids = try umilog(["dives", "--db", db, "--json"]).stdout
+        for (n, date) in [(1, "2024-03-02"), (3, "2024-03-03"), (5, "2024-08-10")] {
+            let id = try #require(ids.split(separator: "{").first { $0.contains("\"number\":\(n),") }?.split(separator: "\"", omittingEmptySubsequences: false)[3])
+            #expect(r.stderr.contains("\(db): dropped[ssrf.utc-offset-dropped]: dive #\(n) \(date) \(id.prefix(8)): "), "\(r.stderr)")
         }
         #expect(!r.stderr.contains("store:"))
     }
