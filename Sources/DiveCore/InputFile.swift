@@ -14,6 +14,8 @@ public final class InputFile {
     /// The file as the user named it, for errors.
     public let displayName: String
     private let owned: Bool
+    /// The job's progress meter when the file was opened (see ``ProgressMeter/measuring(_:_:)``).
+    private let meter = ProgressMeter.current
 
     /// Opens `path` for reading (`-` reads standard input).
     public init(path: String, displayName: String) throws {
@@ -34,7 +36,9 @@ public final class InputFile {
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the input.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try Self.read(descriptor, into: buffer, file: displayName)
+        let n = try Self.read(descriptor, into: buffer, file: displayName)
+        meter?.read(n)
+        return n
     }
 
     /// Reads up to `buffer.count` bytes from `descriptor`, retrying when a signal interrupts

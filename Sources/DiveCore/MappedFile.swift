@@ -18,6 +18,8 @@ public final class MappedFile {
     /// The copy of an input that could not be mapped.
     private let copy: UnsafeMutableRawBufferPointer?
     private var released = 0
+    /// The job's progress meter when the file was opened: told how far the reader got.
+    private let meter = ProgressMeter.current
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     public init(path: String, displayName: String) throws {
@@ -42,6 +44,7 @@ public final class MappedFile {
     /// Hands back the pages wholly before `offset`: the reader will not look at them again
     /// (if it does, they are read from the file once more).
     public func release(before offset: Int) {
+        meter?.reached(offset)
         guard let mapping else { return }
         let end = offset / Self.page * Self.page
         guard end > released else { return }

@@ -26,6 +26,8 @@ public struct ConvertOptions: Sendable {
     public var dateOnlyStart: DateOnlyStart
     /// What a CSV input does not say (date order, a profile's start, column meanings).
     public var csv = CSVReadOptions()
+    /// Reports how far the job has got (bytes read, dives), for a progress line.
+    public var progress: JobProgress?
 
     public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil,
                 dateOnlyStart: DateOnlyStart = .bare) {
@@ -70,6 +72,8 @@ public struct ConversionReport: Sendable {
 /// - Parameter standardOutput: where `-o -` (or no `-o`) writes.
 public func convert(inputs: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
+    let meter = ProgressMeter.make(options.progress, files: inputs)
+    defer { meter?.finish() }
     let directoryMode = options.output?.hasSuffix("/") ?? false
     if directoryMode, let dir = options.output, !isDirectory(dir) {
         if mkdir(dir, 0o755) != 0 && errno != EEXIST {
@@ -93,7 +97,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
             used[destination] = input
             do {
                 let output = try OutputBuilder(options, destination: destination)
-                read(input, options: options, into: output, report: &r)
+                read(input, options: options, into: output, report: &r, meter: meter)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
                     r.findings += output.headerFindings.map { $0.locatedIn(input) }
@@ -114,7 +118,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
         let output = try OutputBuilder(options, destination: destination)
         for input in inputs {
             var r = InputReport(path: input)
-            read(input, options: options, into: output, report: &r)
+            read(input, options: options, into: output, report: &r, meter: meter)
             r.output = destination ?? "-"
             report.inputs.append(r)
             if r.error != nil { return report }
@@ -139,10 +143,12 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
 /// Writes every dive `source` hands out (a logbook database's, say) as `options.to`, exactly as
 /// ``convert(inputs:options:standardOutput:)`` writes a file's: to `options.output` through a
 /// temporary file that gets its name when complete, or to standard output. `name` stands for
-/// the source in the report.
-public func convert(source: any DiveSource, name: String, options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
+/// the source in the report; `divesTotal`, when known, how many dives it holds (for progress).
+public func convert(source: any DiveSource, name: String, divesTotal: Int? = nil, options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
     var r = InputReport(path: name)
+    let meter = options.progress.map { ProgressMeter($0, bytesTotal: nil, files: 1, divesTotal: divesTotal) }
+    defer { meter?.finish() }
     let destination = options.output == "-" ? nil : options.output
     do {
         let output = try OutputBuilder(options, destination: destination)
@@ -150,6 +156,7 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
             while let dive = try source.next() {
                 try output.write(dive, header: source.header)
                 r.dives += 1
+                meter?.dive()
                 r.findings += source.takeFindings()
                 r.findings += output.takeFindings().map { $0.locatedIn(name) }
             }
@@ -173,9 +180,11 @@ public func convert(source: any DiveSource, name: String, options: ConvertOption
 }
 
 /// Reads one input into `output`, recording what happened in `report`.
-private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport) {
+private func read(_ input: String, options: ConvertOptions, into output: OutputBuilder, report: inout InputReport, meter: ProgressMeter?) {
+    meter?.beginFile(input)
+    defer { meter?.endFile() }
     do {
-        try withInputFile(input) { path in
+        try ProgressMeter.measuring(meter) { try withInputFile(input) { path in
             let format = try options.from ?? detectFormat(path: path, displayName: input, csv: options.csv)
             report.format = format
             do {
@@ -198,6 +207,7 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                     }
                     try output.write(dive, header: reader.header)
                     report.dives += 1
+                    meter?.dive()
                     report.findings += reader.takeFindings()
                     report.findings += output.takeFindings().map { $0.locatedIn(input) }
                 }
@@ -210,7 +220,7 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                 }
                 throw e
             }
-        }
+        } }
     } catch let e as DiveError {
         report.error = e
     } catch {

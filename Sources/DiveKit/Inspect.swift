@@ -15,14 +15,20 @@ public struct InspectSummary: Sendable {
     public var findings: [Finding] = []
 }
 
-/// Reads `path` through its streaming reader and summarises it.
-public func inspect(path: String, format forced: FileFormat? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> InspectSummary {
-    try withInputFile(path) { file in
+/// Reads `path` through its streaming reader and summarises it; `progress` hears how far it
+/// has got.
+public func inspect(path: String, format forced: FileFormat? = nil, csv: CSVReadOptions = CSVReadOptions(),
+                    progress: JobProgress? = nil) throws -> InspectSummary {
+    let meter = ProgressMeter.make(progress, files: [path])
+    meter?.beginFile(path)
+    defer { meter?.endFile(); meter?.finish() }
+    return try ProgressMeter.measuring(meter) { try withInputFile(path) { file in
         let format = try forced ?? detectFormat(path: file, displayName: path, csv: csv)
         let reader = try openReader(path: file, format: format, displayName: path == "-" ? "<stdin>" : path, csv: csv)
         var s = InspectSummary(path: path, format: format)
         while let dive = try reader.next() {
             s.dives += 1
+            meter?.dive()
             s.findings += reader.takeFindings()
             if let start = dive.startedAt {
                 if s.firstStart.map({ start.wallClockSeconds < $0.wallClockSeconds }) ?? true { s.firstStart = start }
@@ -38,7 +44,7 @@ public func inspect(path: String, format forced: FileFormat? = nil, csv: CSVRead
         s.formatVersion = reader.header.sourceVersion
         s.generator = reader.header.sourceGenerator
         return s
-    }
+    } }
 }
 
 /// The text `umilog inspect` prints.

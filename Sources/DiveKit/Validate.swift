@@ -10,6 +10,8 @@ import Glibc
 public struct ValidateOptions: Sendable {
     /// The least severity that makes a file fail (`--fail-on`): `error` unless set.
     public var failOn: Diagnostic.Severity
+    /// Reports how far the job has got (bytes read, files), for a progress line.
+    public var progress: JobProgress?
 
     /// Options failing on `failOn` and above.
     public init(failOn: Diagnostic.Severity = .error) { self.failOn = failOn }
@@ -98,29 +100,43 @@ public func validate(paths: [String], options: ValidateOptions = ValidateOptions
             report.failures.append(DiveError("io.read", "\(error)", at: SourceLocation(file: name)))
         }
     }
-    for input in paths {
-        guard input == "-" || !isDirectory(input) else {
-            for file in walk(input) {
+    // Directories are walked first, so that progress knows every file's size.
+    let inputs = paths.map { input in (input, input == "-" || !isDirectory(input) ? nil : walk(input)) }
+    let meter = ProgressMeter.make(options.progress, files: inputs.flatMap { $0.1 ?? [$0.0] })
+    defer { meter?.finish() }
+    /// Runs `body` for `file` with what it reads counted.
+    func measured(_ file: String, _ body: () -> Void) {
+        meter?.beginFile(file)
+        ProgressMeter.measuring(meter, body)
+        meter?.endFile()
+    }
+    for (input, walked) in inputs {
+        guard let walked else {
+            measured(input) {
+                run(input) {
+                    try withInputFile(input) { file in
+                        let name = input == "-" ? "<stdin>" : input
+                        return try checker.check(path: file, displayName: name, format: detectFormat(path: file, displayName: name))
+                    }
+                }
+            }
+            continue
+        }
+        for file in walked {
+            measured(file) {
                 let format: FileFormat
                 do {
                     switch try classifyFile(file) {
                     case .readable(let f): format = f
                     case .unsupported(_, let e), .notADiveLog(let e):
                         report.skipped.append(SkippedFile(path: file, reason: e))
-                        continue
+                        return
                     }
                 } catch {
                     run(file) { throw error }
-                    continue
+                    return
                 }
                 run(file) { try checker.check(path: file, displayName: file, format: format) }
-            }
-            continue
-        }
-        run(input) {
-            try withInputFile(input) { file in
-                let name = input == "-" ? "<stdin>" : input
-                return try checker.check(path: file, displayName: name, format: detectFormat(path: file, displayName: name))
             }
         }
     }

@@ -1,9 +1,10 @@
 import DiveCore
 import DiveKit
 
-/// The lines `umilog import` prints: per file what it was, then per dive what happened (or,
-/// in a dry run, would happen), then findings. A file that failed is left to the caller, which
-/// prints its located error once, on standard error.
+/// The lines `umilog import` prints: one per file — its format, dives read, how many were
+/// (or, in a dry run, would be) imported, already in the logbook, duplicates, its findings
+/// counted — and, `verbose`, what happened to each dive and the findings themselves. A file
+/// that failed is left to the caller, which prints its located error once, on standard error.
 public func renderImport(_ report: ImportReport, verbose: Bool) -> [String] {
     var out: [String] = []
     let verb = report.dryRun ? "would be " : ""
@@ -17,7 +18,15 @@ public func renderImport(_ report: ImportReport, verbose: Bool) -> [String] {
             continue // printed with its location on standard error
         case .imported:
             let n = file.dives.count { if case .inserted = $0.outcome { true } else { false } }
-            out.append("\(file.path): \(file.format?.rawValue ?? "?"), \(file.dives.count) dive\(file.dives.count == 1 ? "" : "s"), \(n) \(verb)imported")
+            var line = "\(file.path): \(file.format?.rawValue ?? "?"), \(file.dives.count) dive\(file.dives.count == 1 ? "" : "s"), \(n) \(verb)imported"
+            let already = file.dives.count { if case .alreadyImported = $0.outcome { true } else { false } }
+            if already > 0 { line += ", \(already) already in the logbook" }
+            for policy in DuplicatePolicy.allCases {
+                let d = file.dives.count { if case .duplicate(_, _, policy) = $0.outcome { true } else { false } }
+                if d > 0 { line += ", \(d) duplicate\(d == 1 ? "" : "s") \(verb)\(policy == .skip ? "skipped" : policy == .merge ? "merged" : "kept")" }
+            }
+            if !file.findings.isEmpty { line += "; \(summarizeFindings(file.findings))" }
+            out.append(line)
             guard verbose else { continue }
             for d in file.dives {
                 let what: String

@@ -33,6 +33,8 @@ public struct ImportOptions: Sendable {
     public var dryRun = false
     public var csv = CSVReadOptions()
     public var tolerance = DuplicateTolerance()
+    /// Reports how far the import has got (bytes read, dives), for a progress line.
+    public var progress: JobProgress?
     public init(onDuplicate: DuplicatePolicy = .skip, dryRun: Bool = false, csv: CSVReadOptions = CSVReadOptions()) {
         self.onDuplicate = onDuplicate; self.dryRun = dryRun; self.csv = csv
     }
@@ -104,13 +106,20 @@ extension LogbookStore {
     /// another source already brought is handled by `options.onDuplicate`. With
     /// `options.dryRun`, every file is imported in a transaction that is rolled back, so the
     /// plan is exactly what an import would do.
-    public func importLogbooks(_ inputs: [String], options: ImportOptions = ImportOptions(),
-                               progress: (_ done: Int, _ total: Int, _ file: String) -> Void = { _, _, _ in }) -> ImportReport {
+    public func importLogbooks(_ inputs: [String], options: ImportOptions = ImportOptions()) -> ImportReport {
         var report = ImportReport()
         report.dryRun = options.dryRun
         var files: [String] = []
         for input in inputs {
             if isDirectory(input) { files += walk(input) } else { files.append(input) }
+        }
+        let meter = ProgressMeter.make(options.progress, files: files)
+        defer { meter?.finish() }
+        /// One file, with what it reads counted.
+        func importOne(_ file: String, within db: Database?) -> FileImport {
+            meter?.beginFile(file)
+            defer { meter?.endFile() }
+            return ProgressMeter.measuring(meter) { importFile(file, options: options, within: db) }
         }
         if options.dryRun {
             // One transaction around every file (each in a savepoint), rolled back at the end:
@@ -118,10 +127,7 @@ extension LogbookStore {
             do {
                 try pool.writeWithoutTransaction { db in
                     try db.inTransaction {
-                        for (k, file) in files.enumerated() {
-                            progress(k, files.count, file)
-                            report.files.append(importFile(file, options: options, within: db))
-                        }
+                        for file in files { report.files.append(importOne(file, within: db)) }
                         return .rollback
                     }
                 }
@@ -129,12 +135,8 @@ extension LogbookStore {
                 report.files.append(FileImport(path: self.path, format: nil, status: .failed(DiveError("store.write", "the dry run could not run: \(error)", at: SourceLocation(file: self.path)))))
             }
         } else {
-            for (k, file) in files.enumerated() {
-                progress(k, files.count, file)
-                report.files.append(importFile(file, options: options, within: nil))
-            }
+            for file in files { report.files.append(importOne(file, within: nil)) }
         }
-        progress(files.count, files.count, "")
         return report
     }
 
@@ -157,7 +159,8 @@ extension LogbookStore {
         }
         result.format = format
         do {
-            let digest = try fileDigest(path)
+            // Hashing reads the file once more: progress counts the reading of its dives.
+            let digest = try ProgressMeter.measuring(nil) { try fileDigest(path) }
             func work(_ db: Database) throws {
                 var run = FileRun(db: db, path: path, format: format, digest: digest, options: options, limits: limits)
                 do {
@@ -255,6 +258,7 @@ struct FileRun {
                 return DivePlan(diveID: id, start: RowReader.start(date: r["date"], time: r["start_time"], offset: r["utc_offset"])?.description,
                                 index: r["record_index"], outcome: .alreadyImported(existing: id))
             }
+            ProgressMeter.current?.dive(plans.count)
             return
         }
         let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
@@ -268,6 +272,7 @@ struct FileRun {
             w.header = reader.header
             current = SourceLocation(file: path, line: dive.provenance?.line, path: dive.sourcePath(else: index))
             plans.append(try place(dive, index: index, writer: &w))
+            ProgressMeter.current?.dive()
             writer = w
             index += 1
         }

@@ -19,11 +19,14 @@ struct Backfill: ParsableCommand {
     func validate() throws { try checkRadius(radius) }
     @Flag(help: "Number the dives in the order they were dived when numbers are missing or clash.") var renumber = false
     @Flag(help: "Print the changes and make none.") var dryRun = false
+    @Flag(name: .shortAndLong, help: "Print only the summary, not each change.") var quiet = false
 
     func run() throws {
         let report = try open(db, create: false).backfill(BackfillOptions(radius: radius, renumber: renumber, dryRun: dryRun))
-        for c in report.changes { print(c.description) }
-        for c in report.ambiguous { print("note: " + c.description) }
+        if !quiet {
+            for c in report.changes { printLine(c.description) }
+            for c in report.ambiguous { printLine("note: " + c.description) }
+        }
         let codes = ["site-matched", "status", "visited", "species-resolved", "renumbered"]
         var summary = codes.compactMap { code in report.count(code) > 0 ? "\(report.count(code)) \(code)" : nil }
         if !report.ambiguous.isEmpty { summary.append("\(report.ambiguous.count) left unmatched between two or more sites") }
@@ -41,14 +44,15 @@ struct Sites: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the dives with no site: unmatched (a position, no site near) and pending (neither).")
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
+        @Flag(name: .shortAndLong, help: "Print the list only, not how many dives it holds.") var quiet = false
 
         func run() throws {
             let dives = try open(db, create: false).pendingDives()
             for d in dives {
                 let position = d.latitude.map { String(format: "%.5f, %.5f", $0, d.longitude!) } ?? "no position"
-                print("\(d.status)\t\(d.number.map(String.init) ?? "-")\t\(d.date ?? "-")\t\(d.siteName ?? "-")\t\(position)\t\(d.id)")
+                printLine("\(d.status)\t\(d.number.map(String.init) ?? "-")\t\(d.date ?? "-")\t\(d.siteName ?? "-")\t\(position)\t\(d.id)")
             }
-            printError("\(dives.count) dive\(dives.count == 1 ? "" : "s") without a site")
+            if !quiet { printError("\(dives.count) dive\(dives.count == 1 ? "" : "s") without a site") }
         }
     }
 
@@ -59,10 +63,11 @@ struct Sites: ParsableCommand {
         @Option(parsing: .unconditional, help: "Dives this close (metres) share one new site.") var radius: Double = 200
         func validate() throws { try checkRadius(radius) }
         @Flag(help: "Print the sites it would make and make none.") var dryRun = false
+        @Flag(name: .shortAndLong, help: "Print only the summary, not each site.") var quiet = false
 
         func run() throws {
             let report = try open(db, create: false).createSitesFromGPS(radius: radius, dryRun: dryRun)
-            for c in report.changes { print(c.description) }
+            if !quiet { for c in report.changes { printLine(c.description) } }
             printError((dryRun ? "dry run, nothing changed: " : "") + "\(report.count("site-created")) site\(report.count("site-created") == 1 ? "" : "s") created")
         }
     }

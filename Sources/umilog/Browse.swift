@@ -16,6 +16,7 @@ struct Dives: ParsableCommand {
     @Option(help: ArgumentHelp("Only the dives on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
     @Option(help: "At most this many dives.") var limit: Int?
     @Flag(help: "Print the dives as one JSON object.") var json = false
+    @Flag(name: .shortAndLong, help: "Print the dives only, not their count.") var quiet = false
 
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
@@ -26,9 +27,9 @@ struct Dives: ParsableCommand {
 
     func run() throws {
         let items = try open(db, create: false).dives(DiveListQuery(site: site, since: since.flatMap(day), until: until.flatMap(day), limit: limit))
-        if json { print(BrowseJSON.dives(items)); return }
-        for line in diveListLines(items) { print(line) }
-        printError("\(items.count) dive\(items.count == 1 ? "" : "s")")
+        if json { printLine(BrowseJSON.dives(items), colour: false); return }
+        for line in diveListLines(items) { printLine(line) }
+        if !quiet { printError("\(items.count) dive\(items.count == 1 ? "" : "s")") }
     }
 }
 
@@ -74,8 +75,8 @@ struct Show: ParsableCommand {
         let (dives, header) = try store.dives(numbered: number)
         guard !dives.isEmpty else { return try noDive(store) }
         for (i, d) in dives.enumerated() {
-            if i > 0 { print("") }
-            for line in renderDive(d, header: header) { print(line) }
+            if i > 0 { printLine("") }
+            for line in renderDive(d, header: header) { printLine(line) }
         }
     }
 
@@ -101,6 +102,7 @@ struct Species: ParsableCommand {
         @Argument(help: "Words of the name.") var text: [String]
         @Option(help: "At most this many species.") var limit: Int = 20
         @Flag(help: "Print the species as one JSON object.") var json = false
+        @Flag(name: .shortAndLong, help: "Print the species only, not their count.") var quiet = false
 
         func validate() throws {
             if limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -109,9 +111,9 @@ struct Species: ParsableCommand {
 
         func run() throws {
             let found = try open(db, create: false).searchSpecies(text.joined(separator: " "), limit: limit)
-            if json { print(BrowseJSON.species(found)); return }
-            for s in found { print(speciesLine(s.scientificName, s.commonName, s.sightings)) }
-            printError("\(found.count) species")
+            if json { printLine(BrowseJSON.species(found), colour: false); return }
+            for s in found { printLine(speciesLine(s.scientificName, s.commonName, s.sightings)) }
+            if !quiet { printError("\(found.count) species") }
         }
     }
 
@@ -122,14 +124,15 @@ struct Species: ParsableCommand {
         @Option(help: "At most this many species.") var limit: Int = 12
         @Option(help: "Only dives at sites of this catalog region (its id).") var region: String?
         @Flag(help: "Print the species as one JSON object.") var json = false
+        @Flag(name: .shortAndLong, help: "Print the species only, not their count.") var quiet = false
 
         func validate() throws { if limit < 1 { throw ValidationError("--limit must be at least 1") } }
 
         func run() throws {
             let found = try open(db, create: false).popular(limit: limit, region: region)
-            if json { print(BrowseJSON.popular(found)); return }
-            for s in found { print(speciesLine(s.scientificName, s.commonName, s.sightings)) }
-            printError("\(found.count) species")
+            if json { printLine(BrowseJSON.popular(found), colour: false); return }
+            for s in found { printLine(speciesLine(s.scientificName, s.commonName, s.sightings)) }
+            if !quiet { printError("\(found.count) species") }
         }
     }
 }
@@ -152,6 +155,7 @@ struct SitesNear: ParsableCommand {
     @Option(parsing: .unconditional, help: "How far, in metres.") var radius: Double = 5000
     @Option(help: "At most this many sites.") var limit: Int = 50
     @Flag(help: "Print the sites as one JSON object.") var json = false
+    @Flag(name: .shortAndLong, help: "Print the sites only, not their count.") var quiet = false
 
     func validate() throws {
         guard position.count == 2, position.allSatisfy({ Double($0)?.isFinite == true }) else {
@@ -165,12 +169,12 @@ struct SitesNear: ParsableCommand {
 
     func run() throws {
         let found = try open(db, create: false).sitesNear(latitude: latitude, longitude: longitude, radius: radius, limit: limit)
-        if json { print(BrowseJSON.sites(found.map(\.site), distances: found.map(\.distance))); return }
+        if json { printLine(BrowseJSON.sites(found.map(\.site), distances: found.map(\.distance)), colour: false); return }
         for f in found {
             let d = f.distance < 1000 ? "\(Int(f.distance.rounded())) m" : "\(HumanNumbers.rounded(f.distance / 1000, places: 1)) km"
-            print("\(f.site.name) — \(d) (\(HumanNumbers.rounded(f.site.latitude!, places: 5)), \(HumanNumbers.rounded(f.site.longitude!, places: 5)))")
+            printLine("\(f.site.name) — \(d) (\(HumanNumbers.rounded(f.site.latitude!, places: 5)), \(HumanNumbers.rounded(f.site.longitude!, places: 5)))")
         }
-        printError("\(found.count) site\(found.count == 1 ? "" : "s") within \(HumanNumbers.rounded(radius, places: 0)) m")
+        if !quiet { printError("\(found.count) site\(found.count == 1 ? "" : "s") within \(HumanNumbers.rounded(radius, places: 0)) m") }
     }
 }
 
@@ -181,6 +185,7 @@ struct SitesSearch: ParsableCommand {
     @Argument(help: "Words of the name.") var text: [String]
     @Option(help: "At most this many sites.") var limit: Int = 20
     @Flag(help: "Print the sites as one JSON object.") var json = false
+    @Flag(name: .shortAndLong, help: "Print the sites only, not their count.") var quiet = false
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -189,11 +194,11 @@ struct SitesSearch: ParsableCommand {
 
     func run() throws {
         let found = try open(db, create: false).searchSites(text.joined(separator: " "), limit: limit)
-        if json { print(BrowseJSON.sites(found)); return }
+        if json { printLine(BrowseJSON.sites(found), colour: false); return }
         for s in found {
             let position = s.latitude.map { lat in " (\(HumanNumbers.rounded(lat, places: 5)), \(HumanNumbers.rounded(s.longitude!, places: 5)))" } ?? ""
-            print("\(s.name)\(position) — \(s.kind)")
+            printLine("\(s.name)\(position) — \(s.kind)")
         }
-        printError("\(found.count) site\(found.count == 1 ? "" : "s")")
+        if !quiet { printError("\(found.count) site\(found.count == 1 ? "" : "s")") }
     }
 }

@@ -27,6 +27,9 @@ struct CSV: ParsableCommand {
         @OptionGroup(title: "CSV input")
         var csv: CSVInputOptions
 
+        @Flag(name: .shortAndLong, help: "Print no findings, only errors.") var quiet = false
+        @Flag(name: .shortAndLong, help: "Print every finding instead of the first 20.") var verbose = false
+
         func run() throws {
             let inspection: CSVInspection
             do {
@@ -35,8 +38,8 @@ struct CSV: ParsableCommand {
                 printError(e.description)
                 throw ExitCode(1)
             }
-            print(inspection.text, terminator: "")
-            for f in inspection.findings.prefix(20) { printError(f.description) }
+            printText(inspection.text)
+            if !quiet { for f in inspection.findings.prefix(verbose ? Int.max : 20) { printError(f.description) } }
             if let path = writeMapping {
                 do {
                     try writeText(inspection.mapping.json + "\n", to: path)

@@ -36,8 +36,11 @@ struct Convert: ParsableCommand {
     @OptionGroup(title: "CSV input")
     var csv: CSVInputOptions
 
-    @Flag(name: .shortAndLong, help: "Print no findings, only errors.")
+    @Flag(name: .shortAndLong, help: "Print no findings and no progress line, only errors.")
     var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print a line per input (its format, dives and findings counted), and every finding.")
+    var verbose = false
 
     @Flag(help: "Print every finding instead of the first three of each kind.")
     var allFindings = false
@@ -51,14 +54,20 @@ struct Convert: ParsableCommand {
     func run() throws {
         var options = ConvertOptions(to: to.format, from: from?.format, output: output, units: units, dateOnlyStart: dateOnlyStart)
         options.csv = try csv.readOptions()
+        options.progress = Output.progress(quiet: quiet, resultToStandardOutput: output == nil || output == "-")
         let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
         var findings: [Finding] = []
         for input in report.inputs {
             findings += input.findings
             if let error = input.error { printError(describeWithFromHint(error)) }
         }
+        if verbose && !quiet {
+            for input in report.inputs where input.error == nil {
+                printError("\(input.path): \(input.format?.rawValue ?? "?"), \(input.dives) dive\(input.dives == 1 ? "" : "s"); \(summarizeFindings(input.findings))")
+            }
+        }
         if !quiet {
-            for line in renderFindings(findings, perCode: allFindings ? Int.max : 3) { printError(line) }
+            for line in renderFindings(findings, perCode: allFindings || verbose ? Int.max : 3) { printError(line) }
         }
         let dives = report.inputs.filter { $0.error == nil }.reduce(0) { $0 + $1.dives }
         let failed = report.inputs.filter { $0.error != nil }.count

@@ -19,14 +19,15 @@ struct DB: ParsableCommand {
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
         @Flag(help: "Load the bundled catalog of sites and species.") var seed = false
+        @Flag(name: .shortAndLong, help: "Print nothing but errors.") var quiet = false
 
         func run() throws {
             let store = try open(db)
             let migrations = try store.appliedMigrations()
-            print("\(db): logbook ready (schema \(migrations.joined(separator: ", ")))")
+            if !quiet { printLine("\(db): logbook ready (schema \(migrations.joined(separator: ", ")))") }
             if seed {
                 let r = try store.seedCatalog()
-                print("catalog: \(r.regions) regions, \(r.areas) areas, \(r.sites) sites, \(r.species) species (\(r.added) rows added)")
+                if !quiet { printLine("catalog: \(r.regions) regions, \(r.areas) areas, \(r.sites) sites, \(r.species) species (\(r.added) rows added)") }
             }
         }
     }
@@ -35,12 +36,13 @@ struct DB: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Run SQLite's integrity and foreign-key checks on a logbook.")
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
+        @Flag(name: .shortAndLong, help: "Print only the problems, not the summary.") var quiet = false
 
         func run() throws {
             let store = try open(db, create: false)
             let problems = try store.check()
-            for p in problems { print("\(db): \(p)") }
-            printError(problems.isEmpty ? "\(db): integrity and foreign keys ok" : "\(db): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            for p in problems { printLine("\(db): \(p)") }
+            if !quiet || !problems.isEmpty { printError(problems.isEmpty ? "\(db): integrity and foreign keys ok" : "\(db): \(problems.count) problem\(problems.count == 1 ? "" : "s")") }
             if !problems.isEmpty { throw ExitCode(1) }
         }
     }
@@ -51,9 +53,9 @@ struct DB: ParsableCommand {
 
         func run() throws {
             if let db {
-                print(try open(db, create: false).schemaDump(), terminator: "")
+                printText(try open(db, create: false).schemaDump())
             } else {
-                print(try LogbookStore.schemaSQL(), terminator: "")
+                printText(try LogbookStore.schemaSQL())
             }
         }
     }

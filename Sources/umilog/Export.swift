@@ -32,7 +32,8 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("Only the dives on or before this day.", valueName: "YYYY-MM-DD")) var until: String?
     @Option(help: ArgumentHelp("The older spelling of --since.", visibility: .hidden)) var from: String?
     @Option(help: "Units of CSV output: metric or imperial.") var units: UnitSystem = .metric
-    @Flag(name: .shortAndLong, help: "Print no findings, only errors.") var quiet = false
+    @Flag(name: .shortAndLong, help: "Print no findings and no progress line, only errors.") var quiet = false
+    @Flag(name: .shortAndLong, help: "Print every finding instead of the first three of each kind.") var verbose = false
 
     private var parsed: (format: FileFormat, through: LocalDate?) {
         get throws {
@@ -95,10 +96,12 @@ struct Export: ParsableCommand {
             printError("\(db): no dive matches \(scopeText); nothing written")
             throw ExitCode(1)
         }
-        let report = DiveKit.convert(source: source, name: db, options: ConvertOptions(to: format, output: output, units: units), standardOutput: FileSink(fd: 1, path: "-"))
+        var options = ConvertOptions(to: format, output: output, units: units)
+        options.progress = Output.progress(quiet: quiet, resultToStandardOutput: output == nil || output == "-")
+        let report = DiveKit.convert(source: source, name: db, divesTotal: source.count, options: options, standardOutput: FileSink(fd: 1, path: "-"))
         let findings = report.inputs.flatMap(\.findings)
         for input in report.inputs { if let e = input.error { printError(e.description) } }
-        if !quiet { for line in renderFindings(findings, perCode: 3) { printError(line) } }
+        if !quiet { for line in renderFindings(findings, perCode: verbose ? Int.max : 3) { printError(line) } }
         let dives = report.inputs.reduce(0) { $0 + $1.dives }
         if !quiet || report.failed {
             printError("umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(db) → \(report.outputs.first ?? (report.failed ? "nothing written" : "standard output")); \(summarizeFindings(findings))")

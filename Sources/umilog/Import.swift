@@ -1,9 +1,6 @@
 import ArgumentParser
 import DiveKit
 import DiveStore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,35 +22,19 @@ struct Import: ParsableCommand {
     @OptionGroup var logbook: LogbookOption
     var db: String { logbook.path }
     @Option(help: "What to do with a dive the logbook already has from another source: skip, merge or keep.") var onDuplicate: DuplicatePolicy = .skip
-    @Flag(help: "Print the plan — insert, already imported, duplicate of #n, error — and change nothing.") var dryRun = false
-    @Flag(name: .shortAndLong, help: "Print only the summary and failures.") var quiet = false
+    @Flag(help: "Change nothing: print what the import would do (with -v, dive by dive).") var dryRun = false
+    @Flag(name: .shortAndLong, help: "Print only the summary and failures: no line per file, no progress.") var quiet = false
+    @Flag(name: .shortAndLong, help: "Also print each dive's plan — inserted, already imported, duplicate of #n — and the findings.") var verbose = false
     @OptionGroup(title: "CSV input") var csv: CSVInputOptions
 
     func run() throws {
-        let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, csv: try csv.readOptions())
-        let store = try open(db)
-        let bar = isatty(2) == 1 && !quiet
-        let report = store.importLogbooks(paths, options: options) { done, total, file in
-            guard bar, total > 1 else { return }
-            let width = 30
-            let filled = total == 0 ? width : done * width / total
-            let name = file.split(separator: "/").last.map(String.init) ?? ""
-            let line = "\r[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total) \(name.prefix(40))"
-            FileHandleStderr.write(line + "\u{1B}[K")
-            if done == total { FileHandleStderr.write("\r\u{1B}[K") }
-        }
-        for line in renderImport(report, verbose: !quiet) { print(line) }
-        fflush(nil)
+        var options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, csv: try csv.readOptions())
+        options.progress = Output.progress(quiet: quiet)
+        let report = try open(db).importLogbooks(paths, options: options)
+        if !quiet { for line in renderImport(report, verbose: verbose) { printLine(line) } }
         for file in report.failed { if case .failed(let e) = file.status { printError(e.description) } }
         printError(importSummary(report))
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-    }
-}
-
-enum FileHandleStderr {
-    static func write(_ s: String) {
-        let bytes = Array(s.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }
 

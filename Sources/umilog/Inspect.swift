@@ -15,20 +15,23 @@ struct Inspect: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also list the findings.")
     var verbose = false
 
+    @Flag(name: .shortAndLong, help: "Draw no progress line.")
+    var quiet = false
+
     @OptionGroup(title: "CSV input")
     var csv: CSVInputOptions
 
     func run() throws {
         let s: InspectSummary
         do {
-            s = try DiveKit.inspect(path: file, format: from?.format, csv: csv.readOptions())
+            s = try DiveKit.inspect(path: file, format: from?.format, csv: csv.readOptions(), progress: Output.progress(quiet: quiet))
         } catch let e as DiveError {
             printError(describeWithFromHint(e))
             throw ExitCode(1)
         }
-        print(renderInspect(s))
+        printLine(renderInspect(s))
         if verbose {
-            for line in renderFindings(s.findings, perCode: Int.max) { print(line) }
+            for line in renderFindings(s.findings, perCode: Int.max) { printLine(line) }
         }
     }
 }

@@ -11,7 +11,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let s = try open(db, create: false).stats()
-        if json { print(s.json); return }
+        if json { printLine(s.json, colour: false); return }
         func duration(_ seconds: Int) -> String {
             let h = seconds / 3600, m = seconds % 3600 / 60
             return h > 0 ? "\(h) h \(m) min" : "\(m) min \(seconds % 60) s"
@@ -19,18 +19,18 @@ struct Stats: ParsableCommand {
         func which(_ e: LogbookStats.Extreme) -> String {
             [e.number.map { "dive \($0)" }, e.date].compactMap { $0 }.joined(separator: ", ")
         }
-        print("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
-        print("bottom time:    \(duration(s.bottomTime))")
-        if let d = s.deepest { print("deepest:        \(HumanNumbers.metres(d.value)) m (\(which(d)))") }
+        printLine("dives:          \(s.dives)\(s.undated > 0 ? " (\(s.undated) undated)" : "")")
+        printLine("bottom time:    \(duration(s.bottomTime))")
+        if let d = s.deepest { printLine("deepest:        \(HumanNumbers.metres(d.value)) m (\(which(d)))") }
         // Int(exactly:) where the value fits: a logbook an older umilog filled may hold a
         // duration past Int's range, which is printed as recorded rather than trapping.
         if let l = s.longest {
-            print("longest:        \(Int(exactly: l.value.rounded()).map(duration) ?? "\(l.value) s") (\(which(l)))")
+            printLine("longest:        \(Int(exactly: l.value.rounded()).map(duration) ?? "\(l.value) s") (\(which(l)))")
         }
-        print("sites visited:  \(s.sitesVisited)")
-        print("species seen:   \(s.speciesSeen)")
+        printLine("sites visited:  \(s.sitesVisited)")
+        printLine("species seen:   \(s.speciesSeen)")
         for y in s.years {
-            print("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \(HumanNumbers.metres($0)) m" } ?? "")")
+            printLine("  \(y.year): \(y.dives) dive\(y.dives == 1 ? "" : "s"), \(duration(y.bottomTime))\(y.deepest.map { ", deepest \(HumanNumbers.metres($0)) m" } ?? "")")
         }
     }
 }

@@ -4,12 +4,6 @@ import DiveKit
 import Glibc
 #endif
 
-/// Writes a line to standard error.
-func printError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-}
-
 /// An error as a command that takes `--from` prints it: a file the sniffer does not
 /// recognise gets the option that names its format.
 func describeWithFromHint(_ e: DiveError) -> String {
@@ -45,7 +39,7 @@ struct Umilog: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
+                printLine(fullMessage(for: error), colour: false)
                 Glibc.exit(0)
             }
             printError(fullMessage(for: error))

@@ -1,8 +1,5 @@
 import ArgumentParser
 import DiveKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,24 +23,35 @@ struct Validate: ParsableCommand {
     @Option(help: "The least severity that fails: error or warning.")
     var failOn: FailOn = .error
 
+    @Flag(name: .shortAndLong, help: "Print the diagnostics and failures only: no summary, no skipped files, no progress.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print a line per file checked, with its counts, on standard error.")
+    var verbose = false
+
     enum FailOn: String, ExpressibleByArgument, CaseIterable {
         case error, warning
         var severity: Diagnostic.Severity { self == .error ? .error : .warning }
     }
 
     func run() throws {
-        let report = DiveKit.validate(paths: paths, options: ValidateOptions(failOn: failOn.severity)) { file in
+        var options = ValidateOptions(failOn: failOn.severity)
+        options.progress = Output.progress(quiet: quiet)
+        let report = DiveKit.validate(paths: paths, options: options) { file in
             for d in file.diagnostics {
-                if let line = renderDiagnostic(d, as: format) { print(line) }
+                if let line = renderDiagnostic(d, as: format) { printLine(line, colour: format == .text) }
+            }
+            if verbose {
+                let counts = Diagnostic.Severity.allCases.reversed().map { "\(file.count($0)) \($0.rawValue)\(file.count($0) == 1 ? "" : "s")" }
+                printError("\(file.path): \(file.format.rawValue), \(counts.joined(separator: ", "))")
             }
         }
-        if format == .sarif { print(renderSARIF(report)) }
-        fflush(nil)  // diagnostics before the summary, when both go to one terminal
-        for skipped in report.skipped {
-            printError("\(skipped.path): skipped: \(skipped.reason.message)")
+        if format == .sarif { printLine(renderSARIF(report), colour: false) }
+        if !quiet {
+            for skipped in report.skipped { printError("\(skipped.path): skipped: \(skipped.reason.message)") }
         }
         for failure in report.failures { printError(failure.description) }
-        printError(validationSummary(report))
+        if !quiet { printError(validationSummary(report)) }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }
