@@ -212,13 +212,8 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
                     report.findings += output.takeFindings().map { $0.locatedIn(input) }
                 }
                 output.merge(reader.header)
-            } catch var e as DiveError where options.from != nil && report.dives == 0 {
-                // A format forced with --from that the bytes say is another: say which.
-                if let head = try? Sniffer.head(path: path, displayName: input),
-                   case .format(let sniffed) = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize), sniffed != format {
-                    e.message += "; the file looks like \(sniffed.entry.name) (--from \(sniffed.rawValue), or leave --from out)"
-                }
-                throw e
+            } catch let e as DiveError where options.from != nil && report.dives == 0 {
+                throw explainingForcedFormat(e, path: path, displayName: input, forced: format)
             }
         } }
     } catch let e as DiveError {
@@ -332,13 +327,31 @@ public func classifyFile(_ path: String, csv: CSVReadOptions = CSVReadOptions())
     }
 }
 
+/// `e`, an error reading a file in a format forced with `--from`, saying which format the
+/// file's bytes say it is when that is another.
+func explainingForcedFormat(_ e: DiveError, path: String, displayName: String, forced format: FileFormat) -> DiveError {
+    var e = e
+    if let head = try? Sniffer.head(path: path, displayName: displayName),
+       case .format(let sniffed) = Sniffer.sniff(head, isWholeInput: head.count < Sniffer.headSize), sniffed != format {
+        e.message += "; the file looks like \(sniffed.entry.name) (--from \(sniffed.rawValue), or leave --from out)"
+    }
+    return e
+}
+
 /// Runs `body` with a path to read `input` from; standard input (`-`) is spooled to a
 /// temporary file first (one with no name) so that its format can be sniffed.
 func withInputFile<T>(_ input: String, _ body: (String) throws -> T) throws -> T {
     guard input == "-" else { return try body(input) }
+    let spool = try spoolStandardInput()
+    return try body(spool.readPath)
+}
+
+/// Standard input, copied to a temporary file with no name that is read back by its
+/// ``AtomicFile/readPath`` while the returned file lives.
+func spoolStandardInput() throws -> AtomicFile {
     let spool = try AtomicFile(destination: nil, readableByPath: true)
     try InputFile.copy(0, file: "<stdin>", to: spool.sink)
-    return try body(spool.readPath)
+    return spool
 }
 
 func outputName(for input: String, format: FileFormat) -> String {

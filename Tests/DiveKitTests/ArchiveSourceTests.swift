@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 import ZIPFoundation
 
-/// A zip of `entries` (deflated), written to a file in a fresh directory.
-private func zipFile(_ entries: [(String, [UInt8])]) throws -> String {
+/// A zip of `entries` (deflated), written to a file in a fresh directory (also used by OpenTests).
+func zipFile(_ entries: [(String, [UInt8])]) throws -> String {
     let archive = try Archive(data: Data(), accessMode: .create)
     for (name, bytes) in entries {
         try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count),
