@@ -111,20 +111,25 @@ struct Backfill {
     /// Where a dive was: its site (log, catalog or user) and its position.
     private struct Place { var dive: String; var label: String; var site: Row?; var lat: Double?; var lon: Double?; var status: String }
 
-    private func places() throws -> [Place] {
+    /// Where the logbook's dives were, or only the dives `only` names (a JSON array of ids).
+    private func places(only: String?) throws -> [Place] {
         try Row.fetchAll(db, sql: """
             SELECT d.id, d.number, d.date, d.status, d.entry_lat, d.entry_lon, s.id AS sid, s.kind, s.name, s.lat, s.lon, s.canonical_site_id
-            FROM dive d LEFT JOIN site s ON s.id = d.site_id ORDER BY d.start_key, d.id
-            """).map { r in
+            FROM dive d LEFT JOIN site s ON s.id = d.site_id
+            \(only == nil ? "" : "WHERE d.id IN (SELECT value FROM json_each(?))")
+            ORDER BY d.start_key, d.id
+            """, arguments: StatementArguments(only.map { [$0] } ?? [])).map { r in
             let label = [(r["number"] as Int?).map { "dive \($0)" }, r["date"] as String?].compactMap { $0 }.joined(separator: " ")
             return Place(dive: r["id"], label: label.isEmpty ? r["id"] : label, site: (r["sid"] as String?) == nil ? nil : r,
                          lat: r["lat"] ?? r["entry_lat"], lon: r["lon"] ?? r["entry_lon"], status: r["status"])
         }
     }
 
-    private mutating func placeDives() throws {
+    /// Places every dive of the logbook, or only the dives of `only` (a JSON array of their
+    /// ids: the dives a save just added).
+    mutating func placeDives(only: String? = nil) throws {
         var decided: [String: String?] = [:] // log site → the site it matched (nil: none)
-        for p in try places() {
+        for p in try places(only: only) {
             var target: String?
             if let s = p.site, (s["kind"] as String) != "log" {
                 target = s["sid"]

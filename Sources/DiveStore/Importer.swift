@@ -482,9 +482,7 @@ struct FileRun {
                 dive.uuid = Identity.uuid5(namespace: dive.uuid, name: "file:\(digest.sha256)")
                 plan.diveID = dive.uuid
             }
-        } else if let existing = try String.fetchOne(db, sql: """
-            SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
-            """, arguments: [dive.uuid, dive.uuid]) {
+        } else if let existing = try Self.logbookDive(knownAs: dive.uuid, in: db) {
             // An id names one dive; the logbook's dive of that id starting at another time is
             // not it (two files converted one by one from a format that records no id share
             // their first dive's). This one gets an id of its own and goes on to the duplicate
@@ -522,6 +520,14 @@ struct FileRun {
         try writer.insert(resolved, source: source)
         try recordSource(dive: dive.uuid, source: source, index: index, from: dive)
         return plan
+    }
+
+    /// The logbook's dive a dive of id `uuid` is: the dive of that id, or the one that id is
+    /// kept for as a source (an import recorded it so).
+    static func logbookDive(knownAs uuid: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: """
+            SELECT id FROM dive WHERE id = ? UNION ALL SELECT dive_id FROM dive_source WHERE source_uuid = ? LIMIT 1
+            """, arguments: [uuid, uuid])
     }
 
     /// The logbook's dive `existing` as a plan names it, when `dive` has its id but starts more

@@ -180,8 +180,11 @@ public final class LogbookStore {
     }
 
     func located<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as DatabaseError {
-            throw DiveError("store.database", "the logbook could not be read or written: \(e.message ?? e.description)", at: SourceLocation(file: path))
-        }
+        do { return try body() } catch let e as DatabaseError { throw located(e) }
+    }
+
+    /// A database error as a ``DiveError`` located at the logbook.
+    func located(_ e: DatabaseError) -> DiveError {
+        DiveError("store.database", "the logbook could not be read or written: \(e.message ?? e.description)", at: SourceLocation(file: path))
     }
 }
