@@ -2,12 +2,15 @@ import DiveCore
 import Foundation
 import GRDB
 
+/// How ``LogbookStore/backfill(_:)`` places dives.
 public struct BackfillOptions: Sendable {
     /// How far from a dive's position a site may lie to be its site, metres.
     public var radius: Double = 200
     /// Number the dives in the order they were dived when the sources' numbers are missing or clash.
     public var renumber = false
+    /// Decide everything in a transaction that is rolled back: the report says what a run would change.
     public var dryRun = false
+    /// Options with the command line's defaults: a 200 m radius, no renumbering, changes made.
     public init(radius: Double = 200, renumber: Bool = false, dryRun: Bool = false) {
         self.radius = radius; self.renumber = renumber; self.dryRun = dryRun
     }
@@ -17,28 +20,41 @@ public struct BackfillOptions: Sendable {
 public struct BackfillChange: Sendable, Hashable, CustomStringConvertible {
     /// `site-matched`, `site-ambiguous`, `status`, `visited`, `species-resolved`, `renumbered`, `site-created`.
     public var code: String
+    /// What changed, for a person ("dive 3 2024-03-02: matched").
     public var message: String
+    /// The change as `umilog backfill` prints it: `code: message`.
     public var description: String { "\(code): \(message)" }
 }
 
+/// What backfill (or creating sites from positions) changed, or in a dry run would change.
 public struct BackfillReport: Sendable {
+    /// Every change, in the order it was made.
     public var changes: [BackfillChange] = []
     /// Dives left unplaced because two or more sites fit (`site-ambiguous`): not changes, so a
     /// second run lists them again and changes nothing.
     public var ambiguous: [BackfillChange] = []
+    /// True when nothing was written (``BackfillOptions/dryRun``).
     public var dryRun = false
+    /// How many changes have `code` (`site-matched`, `visited`, …).
     public func count(_ code: String) -> Int { changes.count { $0.code == code } }
 }
 
 /// A dive that backfill could not place: no site near its position, or no position and no
 /// name that names one site.
 public struct PendingDive: Sendable, Hashable {
+    /// The dive's id.
     public var id: String
+    /// The dive's number in the logbook, when it has one.
     public var number: Int?
+    /// The day it was dived (`YYYY-MM-DD`), when known.
     public var date: String?
+    /// The name of its log site, when it has one.
     public var siteName: String?
+    /// Where it was dived — its site's position, else its entry position — in degrees.
     public var latitude: Double?
+    /// The longitude of that position, degrees east.
     public var longitude: Double?
+    /// `unmatched` (a position, no site near it) or `pending` (neither a position nor a site name that names one site).
     public var status: String
 }
 

@@ -5,7 +5,14 @@ import GRDB
 
 /// What `db init --seed` loaded.
 public struct SeedReport: Sendable {
-    public var regions = 0, areas = 0, sites = 0, species = 0
+    /// Regions in the catalog.
+    public var regions = 0
+    /// Areas in the catalog (each within a region).
+    public var areas = 0
+    /// Dive sites in the catalog.
+    public var sites = 0
+    /// Species in the catalog.
+    public var species = 0
     /// Rows that were not in the logbook before.
     public var added = 0
 }

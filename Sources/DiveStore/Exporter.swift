@@ -11,7 +11,9 @@ public struct ExportScope: Sendable, Hashable {
     public var site: String?
     /// Dives on or after / on or before these days.
     public var from: LocalDate?
+    /// The last day an export takes (inclusive).
     public var through: LocalDate?
+    /// A scope of the dives that meet every condition given; none given takes every dive.
     public init(diveNumber: Int? = nil, site: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil) {
         self.diveNumber = diveNumber; self.site = site; self.from = from; self.through = through
     }
@@ -31,6 +33,7 @@ public struct ExportScope: Sendable, Hashable {
 /// The export reads one state of the logbook from start to end (a snapshot): an import or
 /// backfill running meanwhile is either wholly in it or not at all.
 public final class LogbookExport: DiveSource {
+    /// The records the dives handed out so far refer to (for the whole logbook, every record); complete when ``next()`` returns `nil`.
     public private(set) var header = LogbookHeader()
     private let store: LogbookStore
     private let snapshot: DatabaseSnapshot
@@ -44,6 +47,7 @@ public final class LogbookExport: DiveSource {
     private var sourceFilesSeen: Set<String> = []
     private var finished = false
 
+    /// Takes a snapshot of `store` and lists the dives `scope` takes; with `logbookState` the records carry what the logbook knows beyond DiveJSON (a backup). Throws `store.database` when the logbook cannot be read.
     public init(store: LogbookStore, scope: ExportScope = ExportScope(), logbookState: Bool = false) throws {
         self.store = store
         self.state = logbookState
@@ -70,6 +74,7 @@ public final class LogbookExport: DiveSource {
     /// How many dives the export holds.
     public var count: Int { ids.count }
 
+    /// The next dive in the order they were dived, or `nil` after the last.
     public func next() throws -> Dive? {
         guard next_ < ids.count else {
             try finish()
@@ -120,6 +125,7 @@ public final class LogbookExport: DiveSource {
         try store.located { try snapshot.read(body) }
     }
 
+    /// Findings since the last call: what the logbook holds that the dive could not carry back.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

@@ -21,20 +21,29 @@ public struct DuplicateTolerance: Sendable, Hashable {
     public var start = 15 * 60
     /// Durations within this many seconds, or this fraction of the longer.
     public var durationSeconds = 180
+    /// Or durations within this fraction of the longer.
     public var durationFraction = 0.2
     /// Maximum depths within this many metres, or this fraction of the deeper.
     public var depthMetres = 1.5
+    /// Or maximum depths within this fraction of the deeper.
     public var depthFraction = 0.1
+    /// The tolerances `umilog import` uses: 15 minutes, 180 s or 20 %, 1.5 m or 10 %.
     public init() {}
 }
 
+/// How ``LogbookStore/importLogbooks(_:options:progress:)`` imports.
 public struct ImportOptions: Sendable {
+    /// What to do with a dive another source already brought (`--on-duplicate`).
     public var onDuplicate: DuplicatePolicy = .skip
+    /// Import every file in a transaction that is rolled back: the report is the plan.
     public var dryRun = false
+    /// What a CSV input does not say (date order, a profile's start, column meanings).
     public var csv = CSVReadOptions()
+    /// How close two dives from different sources must be to be the same dive.
     public var tolerance = DuplicateTolerance()
     /// Reports how far the import has got (bytes read, dives), for a progress line.
     public var progress: JobProgress?
+    /// Options with the command line's defaults: duplicates skipped, dives written, CSV options defaulted.
     public init(onDuplicate: DuplicatePolicy = .skip, dryRun: Bool = false, csv: CSVReadOptions = CSVReadOptions()) {
         self.onDuplicate = onDuplicate; self.dryRun = dryRun; self.csv = csv
     }
@@ -50,16 +59,21 @@ public enum DiveOutcome: Sendable, Hashable {
     case duplicate(existing: String, label: String, policy: DuplicatePolicy)
 }
 
+/// One dive of a file and what the import did (or, in a dry run, would do) with it.
 public struct DivePlan: Sendable, Hashable {
-    /// The dive's id, its start and its place in the file.
+    /// The dive's id: the file's, or one of its own when that id is another dive's.
     public var diveID: String
+    /// When it started, as DiveJSON writes it (`2024-03-02T09:15:00+02:00`), when known.
     public var start: String?
+    /// Its place among the file's dives, from 0.
     public var index: Int
+    /// What became of it.
     public var outcome: DiveOutcome
 }
 
 /// One input file's result.
 public struct FileImport: Sendable {
+    /// What became of the file as a whole.
     public enum Status: Sendable {
         /// Read and imported (or planned): its dives' outcomes are in ``dives``.
         case imported
@@ -70,24 +84,38 @@ public struct FileImport: Sendable {
         /// The file could not be imported; nothing of it was.
         case failed(DiveError)
     }
+    /// The file as it was named (found in a directory walk: with the directory's path).
     public var path: String
+    /// The format it was read as; `nil` when it was not read.
     public var format: FileFormat?
+    /// Imported, skipped, unsupported or failed.
     public var status: Status
+    /// Its dives' outcomes, in file order (empty unless imported).
     public var dives: [DivePlan] = []
+    /// What the reader and the logbook could not carry of it, located.
     public var findings: [Finding] = []
 }
 
 /// The result of an import: every file, and the totals a summary gives.
 public struct ImportReport: Sendable {
+    /// Every file, in the order it was imported (directories walked in name order).
     public var files: [FileImport] = []
+    /// True when nothing was written (``ImportOptions/dryRun``).
     public var dryRun = false
 
+    /// Dives added to the logbook as new dives (a duplicate kept apart counts among ``duplicates``).
     public var inserted: Int { count { if case .inserted = $0 { true } else { false } } }
+    /// Dives the logbook had already: the same file, or the same dive by id.
     public var alreadyImported: Int { count { if case .alreadyImported = $0 { true } else { false } } }
+    /// Dives found to be a dive the logbook has from another source, whatever the policy did.
     public var duplicates: Int { count { if case .duplicate = $0 { true } else { false } } }
+    /// Duplicates merged into the logbook's dive.
     public var merged: Int { count { if case .duplicate(_, _, .merge) = $0 { true } else { false } } }
+    /// The files that could not be imported (nothing of each was).
     public var failed: [FileImport] { files.filter { if case .failed = $0.status { true } else { false } } }
+    /// The files that are not dive logs umilog recognises.
     public var skipped: [FileImport] { files.filter { if case .skipped = $0.status { true } else { false } } }
+    /// The dive logs in formats umilog recognises but does not read yet.
     public var unsupported: [FileImport] { files.filter { if case .unsupported = $0.status { true } else { false } } }
     /// 1 when a file failed, else 0.
     /// 1 when a file failed or a finding says a dive was not carried at all.

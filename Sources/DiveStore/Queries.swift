@@ -3,19 +3,29 @@ import GRDB
 
 /// A site as the app's map and lists show it.
 public struct SiteSummary: Sendable, Hashable {
+    /// The site's id (a UUID).
     public var id: String
+    /// Its name.
     public var name: String
+    /// Its position, degrees north, when it has one.
     public var latitude: Double?
+    /// Degrees east.
     public var longitude: Double?
+    /// The catalog area it lies in, when known.
     public var areaID: String?
+    /// `catalog` (the seed catalog's), `log` (brought by a dive log) or `user` (made from dives' positions).
     public var kind: String
 }
 
 /// A species with how often the logbook's dives saw it.
 public struct SpeciesCount: Sendable, Hashable {
+    /// The species' id (a UUID).
     public var id: String
+    /// Its scientific name, when known.
     public var scientificName: String?
+    /// Its common name, when known.
     public var commonName: String?
+    /// How many sightings of it the logbook's dives record.
     public var sightings: Int
 }
 

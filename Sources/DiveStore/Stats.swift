@@ -4,29 +4,43 @@ import GRDB
 
 /// What `umilog stats` reports of a logbook.
 public struct LogbookStats: Sendable, Hashable {
+    /// The dive that holds a record (the deepest, the longest).
     public struct Extreme: Sendable, Hashable {
+        /// Its id.
         public var diveID: String
+        /// Its number, when it has one.
         public var number: Int?
+        /// The day it was dived (`YYYY-MM-DD`), when known.
         public var date: String?
         /// Metres for the deepest, seconds for the longest.
         public var value: Double
     }
+    /// One calendar year's dives.
     public struct Year: Sendable, Hashable {
+        /// The year.
         public var year: Int
+        /// How many dives it holds.
         public var dives: Int
+        /// Their durations summed, seconds.
         public var bottomTime: Int
+        /// The deepest of them, metres; `nil` when none records its depth.
         public var deepest: Double?
     }
+    /// How many dives the logbook holds.
     public var dives = 0
     /// Seconds, over the dives that record their duration.
     public var bottomTime = 0
+    /// The deepest dive (``Extreme/value`` in metres).
     public var deepest: Extreme?
+    /// The longest dive (``Extreme/value`` in seconds).
     public var longest: Extreme?
     /// Distinct places dived: a log site matched to a catalog site counts as that site.
     public var sitesVisited = 0
+    /// Distinct species the dives' sightings name.
     public var speciesSeen = 0
     /// Dives with no date, left out of ``years``.
     public var undated = 0
+    /// The dated dives by year, oldest first.
     public var years: [Year] = []
 
     /// The figures as a JSON object (`--json`).
@@ -53,6 +67,7 @@ public struct LogbookStats: Sendable, Hashable {
 }
 
 extension LogbookStore {
+    /// Sums the logbook up, as `umilog stats` prints it; throws `store.database` when it cannot be read.
     public func stats() throws -> LogbookStats {
         try read { db in
             var s = LogbookStats()

@@ -17,6 +17,7 @@ public struct StoreLimits: Sendable, Hashable {
     /// (the writer's is set to it). Larger fails the file (`store.value-too-long`).
     public var valueBytes = 64 << 20
 
+    /// The standard limits (1 MiB of text, 64 MiB in one value).
     public init() {}
 
     /// The default limits.
