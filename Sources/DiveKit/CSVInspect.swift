@@ -81,7 +81,7 @@ public struct CSVInspection: Sendable {
 /// Reads `path` as CSV far enough to say how it is understood, and its first `rows` dives.
 ///
 /// Whether the file is a CSV table at all is decided by the sniffer that decides it for
-/// `convert`, `import` and `validate` (``detectFormat(path:displayName:)``), whatever its name
+/// `convert`, `import` and `validate` (``detectFormat(path:displayName:csv:)``), whatever its name
 /// ends with: a `.txt` that is a table is read, prose is refused with the same error as there,
 /// and a dive log of another format is named (`format.not-csv`).
 public func inspectCSV(path: String, displayName: String? = nil, options: CSVReadOptions = CSVReadOptions(), dives count: Int = 3) throws -> CSVInspection {

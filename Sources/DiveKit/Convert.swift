@@ -17,7 +17,7 @@ public struct ConvertOptions: Sendable {
     /// A file, `-` or `nil` for standard output, or a directory (a path ending in `/`, made
     /// when missing) for one output per input. A directory named without the `/` is an error
     /// (`io.output-is-directory`); a symbolic link is followed; a device or FIFO is written
-    /// directly (see ``AtomicFile``).
+    /// directly (see `AtomicFile`).
     public var output: String?
     public var units: UnitSystem
     /// The `exported_at` of DiveJSON output; `nil` for now (see ``exportTimestamp()``).
@@ -67,9 +67,12 @@ public struct ConversionReport: Sendable {
 
 /// Converts `inputs` as `options` says, writing each output through a temporary file that
 /// gets the output's name only when everything that goes into it was read without error
-/// (``AtomicFile``: unnamed until then, so not even a killed run leaves one behind).
+/// (`AtomicFile`: unnamed until then, so not even a killed run leaves one behind).
 ///
-/// - Parameter standardOutput: where `-o -` (or no `-o`) writes.
+/// - Parameters:
+///   - inputs: the files to read (`-`: standard input), each in the format its bytes say.
+///   - options: the output format and where it goes, and how inputs are read.
+///   - standardOutput: where `-o -` (or no `-o`) writes.
 public func convert(inputs: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
     let meter = ProgressMeter.make(options.progress, files: inputs)
@@ -225,7 +228,7 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
 
 /// The format of the file at `path`, from its bytes, whatever its name ends with: the one
 /// decision `convert`, `import`, `validate`, `inspect` and `csv inspect` ask. A table is CSV
-/// only when it is a dive table (``requireDiveTable(path:displayName:csv:)``), read with the
+/// only when it is a dive table (`requireDiveTable(path:displayName:csv:)`), read with the
 /// CSV options the command was given.
 public func detectFormat(path: String, displayName: String? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> FileFormat {
     let name = displayName ?? path

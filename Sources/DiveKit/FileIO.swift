@@ -341,7 +341,7 @@ public func isDirectory(_ path: String) -> Bool {
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
 
-/// Writes `text` to `path` as ``AtomicFile`` does: whole or not at all.
+/// Writes `text` to `path` as `AtomicFile` does: whole or not at all.
 public func writeText(_ text: String, to path: String) throws {
     let file = try AtomicFile(destination: path)
     try Array(text.utf8).withUnsafeBytes { try file.sink.write($0) }

@@ -3,7 +3,7 @@ import DiveCSV
 /// A dive-log file opened for reading, whatever its format: the format its bytes say it is
 /// (or the one asked for), and that format's streaming reader, which it hands dives out of.
 ///
-/// It is a ``DiveSource``: read it with ``next()`` until `nil`, taking the
+/// It is a `DiveSource`: read it with ``next()`` until `nil`, taking the
 /// findings as you go, or give it to ``convert(source:name:options:standardOutput:)``.
 public final class DiveLogFile: DiveSource {
     /// The file as it was named (`-` for standard input).
@@ -22,7 +22,7 @@ public final class DiveLogFile: DiveSource {
     /// What the file said outside its dives, as read so far.
     public var header: LogbookHeader { reader.header }
 
-    /// The next dive, or `nil` at the end of the file; throws a located ``DiveError`` where
+    /// The next dive, or `nil` at the end of the file; throws a located `DiveError` where
     /// the file cannot be read.
     public func next() throws -> Dive? { try reader.next() }
 
@@ -36,14 +36,16 @@ public final class DiveLogFile: DiveSource {
 /// standard input. Called from another module as `DiveKit.open(path:)`.
 ///
 /// - Parameters:
+///   - path: the file, or `-` for standard input.
 ///   - format: read the file as this format instead of sniffing it (`--from`).
 ///   - csv: what a CSV file does not say (date order, column meanings); the defaults suit a
 ///     table whose header names its columns.
-/// - Throws: the located ``DiveError`` the command line prints: `format.unknown`,
+/// - Throws: the located `DiveError` the command line prints: `format.unknown`,
 ///   `format.unknown-xml`, `format.unknown-zip`, `format.unsupported-input` (a format umilog
 ///   recognises but does not read, named), `format.not-a-dive-log`, `format.empty`, `io.open`,
 ///   or the reader's own error at the first bytes it cannot read.
-public func open(path: String, format forced: FileFormat? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> DiveLogFile {
+public func open(path: String, format: FileFormat? = nil, csv: CSVReadOptions = CSVReadOptions()) throws -> DiveLogFile {
+    let forced = format
     let spool = path == "-" ? try spoolStandardInput() : nil
     let file = spool?.readPath ?? path
     let format = try forced ?? detectFormat(path: file, displayName: path, csv: csv)

@@ -71,19 +71,22 @@ public struct ValidationReport: Sendable {
 /// Validates dive-log files and directories (walked recursively in name order, hidden
 /// entries skipped). Each file's format is sniffed from its bytes:
 ///
-/// - UDDF: the UDDF 3.2.2 XML Schema (``UDDFSchemaValidator``, streaming) and, at the
+/// - UDDF: the UDDF 3.2.2 XML Schema (`UDDFSchemaValidator`, streaming) and, at the
 ///   same time on a second thread, the streaming reader, whose findings become warnings and
-///   notes, with the ``ModelChecker`` over every dive;
+///   notes, with the `ModelChecker` over every dive;
 /// - DiveJSON: the DiveJSON 1.0 schema and the spec's §3 rules (every issue an error),
 ///   then the model checks on a document without errors;
-/// - CSV: DiveCSV's ``checkCSVStructure(path:displayName:)``, then a read of its dives whose
+/// - CSV: DiveCSV's `checkCSVStructure(path:displayName:)`, then a read of its dives whose
 ///   findings become diagnostics (a lost dive, or a file that cannot be read, an error).
 ///
 /// A file of another kind met in a directory is skipped (listed in `skipped`), and so is
 /// JSON that does not name itself DiveJSON; named explicitly, a file that is not a dive log
 /// is a failure, as is an input that cannot be read. `-` is standard input.
-/// - Parameter onFile: called with each file's result as soon as it is checked, so that a
-///   caller can print as it goes.
+/// - Parameters:
+///   - paths: files and directories to check (directories walked recursively).
+///   - options: the least severity that fails a file.
+///   - onFile: called with each file's result as soon as it is checked, so that a
+///     caller can print as it goes.
 public func validate(paths: [String], options: ValidateOptions = ValidateOptions(),
                      onFile: (FileValidation) -> Void = { _ in }) -> ValidationReport {
     var report = ValidationReport(options: options)

@@ -21,13 +21,13 @@ public struct ExportScope: Sendable, Hashable {
     public var isAll: Bool { diveNumber == nil && site == nil && from == nil && through == nil }
 }
 
-/// The logbook's dives as a ``DiveSource``, in the order they were dived, with the records
+/// The logbook's dives as a `DiveSource`, in the order they were dived, with the records
 /// they refer to — or, for the whole logbook, every record a dive log brought into it — so
 /// that every writer `convert` has can export them.
 ///
 /// With `logbookState`, the records also carry what the logbook knows beyond DiveJSON — each
 /// dive's sources, backfill's decisions, the diver's site lists — under the `umilog` extension
-/// key (see ``LogbookState``), and the sites and species those refer to come along: a DiveJSON
+/// key (see `LogbookState`), and the sites and species those refer to come along: a DiveJSON
 /// export made so is a backup that `import` restores.
 ///
 /// The export reads one state of the logbook from start to end (a snapshot): an import or

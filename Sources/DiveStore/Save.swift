@@ -32,7 +32,7 @@ extension LogbookStore {
     /// a position is matched to the one site within `radius` metres, else `unmatched`; one
     /// with neither is `pending`.
     ///
-    /// - Throws: a ``DiveError`` located at the logbook and the dive (`dive/N`, its place in
+    /// - Throws: a `DiveError` located at the logbook and the dive (`dive/N`, its place in
     ///   `dives`) when the logbook refuses a dive (`store.write`, `store.value-too-long`) or
     ///   cannot be written (`store.database`); nothing is saved then.
     @discardableResult
