@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "DiveDL7", dependencies: ["DiveCore"]),
         .target(name: "DiveSeac", dependencies: ["DiveCore", "DiveSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "DiveDivesoft", dependencies: ["DiveCore"]),
-        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveMacDive", "DiveDivingLog", "DiveJDiveLog", "DiveLibdcXML", "DiveDataTrak", "DiveSmartTrak", "DiveFIT", "DiveDL7", "DiveSeac", "DiveDivesoft", "DiveArchive", "DiveCSV", "DiveJSON"]),
+        .target(name: "DivePlot", dependencies: ["DiveCore", "DiveXML"]),
+        .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveMacDive", "DiveDivingLog", "DiveJDiveLog", "DiveLibdcXML", "DiveDataTrak", "DiveSmartTrak", "DiveFIT", "DiveDL7", "DiveSeac", "DiveDivesoft", "DiveArchive", "DiveCSV", "DiveJSON", "DivePlot"]),
         .target(
             name: "DiveStore",
             dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
@@ -85,6 +86,7 @@ let package = Package(
         .testTarget(name: "DiveDL7Tests", dependencies: ["DiveDL7", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveDivesoftTests", dependencies: ["DiveDivesoft", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveSeacTests", dependencies: ["DiveSeac", "DiveCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "DivePlotTests", dependencies: ["DivePlot", "DiveKit", "DiveCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@
 # without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh mdbtools  # mdb-tools: the SmartTRAK (.slg) reader's tests read the corpus file through it
+scripts/setup.sh mdbtools librsvg2-bin  # mdb-tools: the SmartTRAK (.slg) reader's tests read the corpus file through it; librsvg2-bin: rsvg-convert renders `umilog plot`'s SVG in its tests
 swift build --build-tests
 results=.build/test-results.xml
 rm -f "${results%.xml}-swift-testing.xml"
