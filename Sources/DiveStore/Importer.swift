@@ -31,7 +31,7 @@ public struct DuplicateTolerance: Sendable, Hashable {
     public init() {}
 }
 
-/// How ``LogbookStore/importLogbooks(_:options:progress:)`` imports.
+/// How ``LogbookStore/importLogbooks(_:options:)`` imports.
 public struct ImportOptions: Sendable {
     /// What to do with a dive another source already brought (`--on-duplicate`).
     public var onDuplicate: DuplicatePolicy = .skip

@@ -21,7 +21,7 @@ extension LogbookStore {
     /// Saves dives held in memory (the app's dive wizard: a dive, its sightings, its site) in
     /// one transaction: all of them or, when the logbook refuses any, none.
     ///
-    /// Each dive is written as ``importLogbooks(_:options:progress:)`` writes a file's: the
+    /// Each dive is written as ``importLogbooks(_:options:)`` writes a file's: the
     /// same rows, its sightings and cylinders and recordings among them, the records it refers
     /// to stored first from `header` when the logbook lacks them (a species or site that is
     /// already in the logbook, such as the seed catalog's, needs none). A dive is known by its

@@ -16,7 +16,7 @@ struct Umilog: ParsableCommand {
         commandName: "umilog",
         abstract: "Read, convert and check dive logs: UDDF, DiveJSON, CSV and Subsurface XML in and out; Garmin FIT, Suunto, Shearwater, MacDive, Diving Log, UDCF, DAN DL7, JDiveLog, Seac Sync, Divesoft, Uwatec DataTrak, SmartTRAK and libdivecomputer exports in, and zip archives of them.",
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self, Dives.self, Show.self, Species.self, Backfill.self, Sites.self]
+        subcommands: [Convert.self, Inspect.self, Validate.self, Conform.self, CSV.self, DB.self, Import.self, Export.self, Stats.self, Dives.self, Show.self, Species.self, Backfill.self, Sites.self, Plot.self]
     )
 
     /// Exit codes: 0 success, 1 an input failed, 2 bad usage.

@@ -199,12 +199,13 @@ func madeDive() -> (Dive, [Site]) {
     /// rsvg-convert (librsvg) draws the SVG: a PNG of the drawing's size whose plot area
     /// holds the depth line's blue where the SVG puts the deepest point, background below
     /// the profile, and ink in every pixel column of the plot.
-    @Test(.enabled(if: rsvgAvailable, "rsvg-convert is not on PATH (apt-get install librsvg2-bin)"))
+    @Test(.enabled(if: Paths.rsvgConvertAvailable, "rsvg-convert is not on PATH (apt-get install librsvg2-bin)"))
     func rendersThroughLibrsvg() throws {
         let (dive, sites) = madeDive()
         let bytes = try plot.svg(of: dive, sites: sites, location: location)
         let out = try Paths.temporaryDirectory() + "/profile.png"
         try DiveKit.writePlot(bytes, to: out, png: true)
+        // UMILOG_KEEP_PLOT=PATH keeps the image, to look at.
         if let keep = ProcessInfo.processInfo.environment["UMILOG_KEEP_PLOT"] { try? FileManager.default.copyItem(atPath: out, toPath: keep) }
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
         #expect(png.count > 20_000)
@@ -245,7 +246,7 @@ func madeDive() -> (Dive, [Site]) {
     }
 
     /// A renderer that fails leaves no output and no temporary behind, and says what it said.
-    @Test(.enabled(if: rsvgAvailable, "rsvg-convert is not on PATH (apt-get install librsvg2-bin)"))
+    @Test(.enabled(if: Paths.rsvgConvertAvailable, "rsvg-convert is not on PATH (apt-get install librsvg2-bin)"))
     func aFailedRenderingLeavesNothing() throws {
         let dir = try Paths.temporaryDirectory()
         #expect {
@@ -257,9 +258,3 @@ func madeDive() -> (Dive, [Site]) {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 }
-
-/// True when rsvg-convert is on PATH (the test command installs it).
-let rsvgAvailable: Bool = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/rsvg-convert") }
-}()

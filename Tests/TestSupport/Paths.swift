@@ -20,10 +20,17 @@ public enum Paths {
 
     /// True when mdb-tools' `mdb-json` is on `PATH` (the SmartTRAK reader needs it; the test
     /// command installs it): tests that read the corpus's `.slg` are skipped otherwise.
-    public static let mdbToolsAvailable: Bool = {
+    public static let mdbToolsAvailable = onPath("mdb-json")
+
+    /// True when librsvg's `rsvg-convert` is on `PATH` (`umilog plot` renders PNGs through it;
+    /// the test command installs it): tests that render are skipped otherwise.
+    public static let rsvgConvertAvailable = onPath("rsvg-convert")
+
+    /// True when an executable named `tool` is in a directory of `PATH`.
+    public static func onPath(_ tool: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/mdb-json") }
-    }()
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
 
     /// Every UDDF file of the shared corpus and the DiveJSON reader fixtures, relative to `shared`.
     public static var sharedUDDF: [String] {
