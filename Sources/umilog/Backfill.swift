@@ -20,9 +20,11 @@ struct Backfill: ParsableCommand {
     @Flag(help: "Number the dives in the order they were dived when numbers are missing or clash.") var renumber = false
     @Flag(help: "Print the changes and make none.") var dryRun = false
     @Flag(name: .shortAndLong, help: "Print only the summary, not each change.") var quiet = false
+    @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
 
     func run() throws {
         let report = try open(db, create: false).backfill(BackfillOptions(radius: radius, renumber: renumber, dryRun: dryRun))
+        if json { printLine(StoreJSON.backfillReport(report), colour: false); return }
         if !quiet {
             for c in report.changes { printLine(c.description) }
             for c in report.ambiguous { printLine("note: " + c.description) }
@@ -45,9 +47,11 @@ struct Sites: ParsableCommand {
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
         @Flag(name: .shortAndLong, help: "Print the list only, not how many dives it holds.") var quiet = false
+        @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
 
         func run() throws {
             let dives = try open(db, create: false).pendingDives()
+            if json { printLine(StoreJSON.pending(dives), colour: false); return }
             for d in dives {
                 let position = d.latitude.map { String(format: "%.5f, %.5f", $0, d.longitude!) } ?? "no position"
                 printLine("\(d.status)\t\(d.number.map(String.init) ?? "-")\t\(d.date ?? "-")\t\(d.siteName ?? "-")\t\(position)\t\(d.id)")
@@ -64,9 +68,11 @@ struct Sites: ParsableCommand {
         func validate() throws { try checkRadius(radius) }
         @Flag(help: "Print the sites it would make and make none.") var dryRun = false
         @Flag(name: .shortAndLong, help: "Print only the summary, not each site.") var quiet = false
+        @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
 
         func run() throws {
             let report = try open(db, create: false).createSitesFromGPS(radius: radius, dryRun: dryRun)
+            if json { printLine(StoreJSON.backfillReport(report), colour: false); return }
             if !quiet { for c in report.changes { printLine(c.description) } }
             printError((dryRun ? "dry run, nothing changed: " : "") + "\(report.count("site-created")) site\(report.count("site-created") == 1 ? "" : "s") created")
         }

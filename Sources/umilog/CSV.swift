@@ -29,6 +29,7 @@ struct CSV: ParsableCommand {
 
         @Flag(name: .shortAndLong, help: "Print no findings, only errors.") var quiet = false
         @Flag(name: .shortAndLong, help: "Print every finding instead of the first 20.") var verbose = false
+        @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
 
         func run() throws {
             let inspection: CSVInspection
@@ -38,8 +39,12 @@ struct CSV: ParsableCommand {
                 printError(e.description)
                 throw ExitCode(1)
             }
-            printText(inspection.text)
-            if !quiet { for f in inspection.findings.prefix(verbose ? Int.max : 20) { printError(f.description) } }
+            if json {
+                printLine(ResultJSON.csvInspection(inspection), colour: false)
+            } else {
+                printText(inspection.text)
+            }
+            if !quiet && !json { for f in inspection.findings.prefix(verbose ? Int.max : 20) { printError(f.description) } }
             if let path = writeMapping {
                 do {
                     try writeText(inspection.mapping.json + "\n", to: path)

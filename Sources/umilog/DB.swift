@@ -37,10 +37,16 @@ struct DB: ParsableCommand {
         @OptionGroup var logbook: LogbookOption
         var db: String { logbook.path }
         @Flag(name: .shortAndLong, help: "Print only the problems, not the summary.") var quiet = false
+        @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
 
         func run() throws {
             let store = try open(db, create: false)
             let problems = try store.check()
+            if json {
+                printLine(StoreJSON.check(logbook: db, problems: problems), colour: false)
+                if !problems.isEmpty { throw ExitCode(1) }
+                return
+            }
             for p in problems { printLine("\(db): \(p)") }
             if !quiet || !problems.isEmpty { printError(problems.isEmpty ? "\(db): integrity and foreign keys ok" : "\(db): \(problems.count) problem\(problems.count == 1 ? "" : "s")") }
             if !problems.isEmpty { throw ExitCode(1) }

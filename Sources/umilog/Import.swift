@@ -25,12 +25,18 @@ struct Import: ParsableCommand {
     @Flag(help: "Change nothing: print what the import would do (with -v, dive by dive).") var dryRun = false
     @Flag(name: .shortAndLong, help: "Print only the summary and failures: no line per file, no progress.") var quiet = false
     @Flag(name: .shortAndLong, help: "Also print each dive's plan — inserted, already imported, duplicate of #n — and the findings.") var verbose = false
+    @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
     @OptionGroup(title: "CSV input") var csv: CSVInputOptions
 
     func run() throws {
         var options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, csv: try csv.readOptions())
         options.progress = Output.progress(quiet: quiet)
         let report = try open(db).importLogbooks(paths, options: options)
+        if json {
+            printLine(StoreJSON.importReport(report), colour: false)
+            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+            return
+        }
         if !quiet { for line in renderImport(report, verbose: verbose) { printLine(line) } }
         for file in report.failed { if case .failed(let e) = file.status { printError(e.description) } }
         printError(importSummary(report))

@@ -18,6 +18,8 @@ struct Inspect: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Draw no progress line.")
     var quiet = false
 
+    @Flag(help: "Print the result as one JSON object (shape in the README).") var json = false
+
     @OptionGroup(title: "CSV input")
     var csv: CSVInputOptions
 
@@ -29,6 +31,7 @@ struct Inspect: ParsableCommand {
             printError(describeWithFromHint(e))
             throw ExitCode(1)
         }
+        if json { printLine(ResultJSON.inspect(s), colour: false); return }
         printLine(renderInspect(s))
         if verbose {
             for line in renderFindings(s.findings, perCode: Int.max) { printLine(line) }
