@@ -99,7 +99,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
             }
             used[destination] = input
             do {
-                let output = try OutputBuilder(options, destination: destination)
+                let output = try OutputBuilder(options, destination: destination, standardOutput: standardOutput)
                 read(input, options: options, into: output, report: &r, meter: meter)
                 if r.error == nil {
                     try output.commit(standardOutput: standardOutput)
@@ -118,7 +118,7 @@ public func convert(inputs: [String], options: ConvertOptions, standardOutput: B
     }
     let destination = options.output == "-" ? nil : options.output
     do {
-        let output = try OutputBuilder(options, destination: destination)
+        let output = try OutputBuilder(options, destination: destination, standardOutput: standardOutput)
         for input in inputs {
             var r = InputReport(path: input)
             read(input, options: options, into: output, report: &r, meter: meter)
@@ -154,7 +154,7 @@ public func convert(source: any DiveSource, name: String, divesTotal: Int? = nil
     defer { meter?.finish() }
     let destination = options.output == "-" ? nil : options.output
     do {
-        let output = try OutputBuilder(options, destination: destination)
+        let output = try OutputBuilder(options, destination: destination, standardOutput: standardOutput)
         do {
             while let dive = try source.next() {
                 try output.write(dive, header: source.header)
@@ -371,7 +371,8 @@ func joinPath(_ dir: String, _ name: String) -> String {
 /// One output being built: the writer for its format and the temporary file(s) behind it.
 final class OutputBuilder {
     private let destination: String?
-    private let body: AtomicFile
+    /// The file the body is written to; nil when it streams straight to standard output.
+    private let body: AtomicFile?
     /// For the formats written through a spool (their end decides their start): the output
     /// file, created up front so that an unwritable destination fails before any reading.
     private var final: AtomicFile?
@@ -381,7 +382,10 @@ final class OutputBuilder {
     /// The header of every input so far, merged, for formats that write it at the end.
     private(set) var header = LogbookHeader()
 
-    init(_ options: ConvertOptions, destination: String?) throws {
+    /// - Parameter standardOutput: where a format that writes as it reads (CSV) streams when
+    ///   there is no destination: a pipe gets its first row before the input is read whole,
+    ///   and a reader that closes it early (`| head`) ends the run.
+    init(_ options: ConvertOptions, destination: String?, standardOutput: ByteSink) throws {
         guard let make = options.to.entry.writer else {
             throw DiveError("format.not-written", "umilog does not write \(options.to.entry.name)", at: SourceLocation(file: destination ?? "-"))
         }
@@ -392,10 +396,14 @@ final class OutputBuilder {
         if spools {
             body = try AtomicFile(destination: nil)
             final = try destination.map { try AtomicFile(destination: $0) }
-        } else {
+            writer = make(body!.sink, writeOptions)
+        } else if let destination {
             body = try AtomicFile(destination: destination)
+            writer = make(body!.sink, writeOptions)
+        } else {
+            body = nil
+            writer = make(standardOutput, writeOptions)
         }
-        writer = make(body.sink, writeOptions)
     }
 
     func write(_ dive: Dive, header: LogbookHeader) throws { try writer.write(dive, header: header) }
@@ -413,7 +421,7 @@ final class OutputBuilder {
 
     /// Finishes the output and moves it into place (or onto standard output).
     func commit(standardOutput: ByteSink) throws {
-        if writer.spoolsBody {
+        if writer.spoolsBody, let body {
             let target: ByteSink = final?.sink ?? standardOutput
             try writer.finish(header: header, to: target) { consume in
                 try withoutActuallyEscaping(consume) { try body.copy(to: target, through: $0) }
@@ -422,9 +430,14 @@ final class OutputBuilder {
             try final?.commit()
             return
         }
+        guard let body else {
+            try writer.finish(header: header, to: standardOutput) { _ in }
+            headerFindings = writer.takeFindings()
+            return
+        }
         try writer.finish(header: header, to: body.sink) { _ in }
         headerFindings = writer.takeFindings()
-        if destination != nil { try body.commit() } else { try body.copy(to: standardOutput) }
+        try body.commit()
     }
 }
 
