@@ -9,16 +9,19 @@ import TestSupport
 /// way, with the named fallback (`UMILOG_NAMED_TEMPORARIES`) too, and a killed fallback run's
 /// temporary is removed by the next run.
 ///
-/// The normal run kills each command `UMILOG_KILLS` (5) times on a logbook of
-/// `UMILOG_KILL_DIVES` (150) dives; `scripts/kill-test.sh` runs 20 kills each on a bigger one.
+/// The normal run kills `convert` 20 times and `export` 5 times (`UMILOG_KILLS` sets both) on
+/// a logbook of `UMILOG_KILL_DIVES` (150) dives; `scripts/kill-test.sh` runs 20 kills each on a
+/// bigger one.
 @Suite(.serialized) struct KilledRunTests {
     static let kills = ProcessInfo.processInfo.environment["UMILOG_KILLS"].flatMap(Int.init) ?? 5
+    /// A convert is killed at 20 random moments (issue 20: "killed at 20 random moments leaves no file behind").
+    static let convertKills = ProcessInfo.processInfo.environment["UMILOG_KILLS"].flatMap(Int.init) ?? 20
     static let dives = ProcessInfo.processInfo.environment["UMILOG_KILL_DIVES"].flatMap(Int.init) ?? 150
 
     @Test func convertKilledAtRandomMomentsLeavesNothing() throws {
         let work = try Paths.temporaryDirectory()
         let input = try makeLogbook(dives: Self.dives, in: work)
-        let stats = try killAtRandomMoments(work: work, name: "out.csv", kills: Self.kills) { ["convert", input, "--to", "csv", "-o", $0, "-q"] }
+        let stats = try killAtRandomMoments(work: work, name: "out.csv", kills: Self.convertKills) { ["convert", input, "--to", "csv", "-o", $0, "-q"] }
         print("KilledRunTests: convert \(Self.dives) dives (\(fileSize(input) / 1_000_000) MB): \(stats)")
     }
 
