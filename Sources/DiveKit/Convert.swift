@@ -56,6 +56,10 @@ public struct InputReport: Sendable {
 /// What `convert` did, input by input.
 public struct ConversionReport: Sendable {
     public var inputs: [InputReport] = []
+    /// Files a directory walk passed over: not dive logs umilog reads (named, with why).
+    public var skipped: [SkippedFile] = []
+    /// How many files were to be read: those named, and the dive logs under the directories named.
+    public var inputCount = 0
     /// Files written (not standard output).
     public var outputs: [String] = []
     /// True when any input failed.
@@ -73,8 +77,24 @@ public struct ConversionReport: Sendable {
 ///   - inputs: the files to read (`-`: standard input), each in the format its bytes say.
 ///   - options: the output format and where it goes, and how inputs are read.
 ///   - standardOutput: where `-o -` (or no `-o`) writes.
-public func convert(inputs: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
+public func convert(inputs given: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {
     var report = ConversionReport()
+    // A directory stands for the dive logs under it, walked as validate and import walk it:
+    // what is not a dive log umilog reads is passed over and listed in `skipped`.
+    var inputs: [String] = []
+    for input in given {
+        guard input != "-", isDirectory(input) else { inputs.append(input); continue }
+        let (logs, skipped) = diveLogs(under: input, csv: options.csv)
+        report.skipped += skipped
+        if logs.isEmpty {
+            var r = InputReport(path: input)
+            r.error = DiveError("convert.no-dive-logs", "the directory holds no dive log umilog reads (\(skipped.count) file\(skipped.count == 1 ? "" : "s") passed over)", at: SourceLocation(file: input))
+            report.inputs.append(r)
+            return report
+        }
+        inputs += logs
+    }
+    report.inputCount = inputs.count
     let meter = ProgressMeter.make(options.progress, files: inputs)
     defer { meter?.finish() }
     let directoryMode = options.output?.hasSuffix("/") ?? false
@@ -309,6 +329,20 @@ public enum FileKind: Sendable {
     case unsupported(format: String, DiveError)
     /// Not a dive log umilog recognises (JSON that is not DiveJSON, other XML, prose…).
     case notADiveLog(DiveError)
+}
+
+/// The files under `directory` that are dive logs umilog reads, in walk order, and those
+/// passed over with why; a file that cannot be classified (unreadable) is kept, so that
+/// reading it reports why.
+public func diveLogs(under directory: String, csv: CSVReadOptions = CSVReadOptions()) -> (logs: [String], skipped: [SkippedFile]) {
+    var logs: [String] = [], skipped: [SkippedFile] = []
+    for file in walk(directory) {
+        switch try? classifyFile(file, csv: csv) {
+        case .readable?, nil: logs.append(file)
+        case .unsupported(_, let e)?, .notADiveLog(let e)?: skipped.append(SkippedFile(path: file, reason: e))
+        }
+    }
+    return (logs, skipped)
 }
 
 /// Classifies a file from its first bytes, as `validate` and `import` walk directories: only an

@@ -68,4 +68,15 @@ public enum ResultJSON {
             ("findings", array(c.findings.map(finding))), ("error", c.error.map(error) ?? JSONNode(.null)),
         ]).compactText
     }
+
+    /// `umilog inspect DIR --json`: `{"files": [inspect object], "skipped": [{"path", "code",
+    /// "message"}], "errors": [error]}`.
+    public static func directory(_ summaries: [InspectSummary], skipped: [SkippedFile], errors: [DiveError]) -> String {
+        let files = summaries.map { s in (try? JSONNode.parse(inspect(s))) ?? JSONNode(.null) }
+        return JSONNode.object([
+            ("files", array(files)),
+            ("skipped", array(skipped.map { JSONNode.object([("path", string($0.path)), ("code", string($0.reason.code)), ("message", string($0.reason.message))]) })),
+            ("errors", array(errors.map(error))),
+        ]).compactText
+    }
 }

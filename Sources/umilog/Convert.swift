@@ -56,6 +56,7 @@ struct Convert: ParsableCommand {
         options.csv = try csv.readOptions()
         options.progress = Output.progress(quiet: quiet, resultToStandardOutput: output == nil || output == "-")
         let report = DiveKit.convert(inputs: inputs, options: options, standardOutput: FileSink(fd: 1, path: "-"))
+        if !quiet { for skipped in report.skipped { printError("\(skipped.path): skipped: \(skipped.reason.message)") } }
         var findings: [Finding] = []
         for input in report.inputs {
             findings += input.findings
@@ -73,7 +74,7 @@ struct Convert: ParsableCommand {
         let failed = report.inputs.filter { $0.error != nil }.count
         if !quiet || failed > 0 {
             let target = report.outputs.isEmpty ? (output == nil || output == "-" ? "standard output" : "nothing written") : report.outputs.joined(separator: ", ")
-            var line = "umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(report.inputs.count - failed) of \(inputs.count) file\(inputs.count == 1 ? "" : "s") → \(failed > 0 && report.outputs.isEmpty ? "nothing written" : target); \(summarizeFindings(findings))"
+            var line = "umilog: \(dives) dive\(dives == 1 ? "" : "s") from \(report.inputs.count - failed) of \(max(report.inputCount, report.inputs.count)) file\(max(report.inputCount, report.inputs.count) == 1 ? "" : "s") → \(failed > 0 && report.outputs.isEmpty ? "nothing written" : target); \(summarizeFindings(findings))"
             if failed > 0 { line += "; \(failed) failed" }
             if report.lostDives > 0 { line += "; \(report.lostDives) dive\(report.lostDives == 1 ? "" : "s") not carried" }
             printError(line)

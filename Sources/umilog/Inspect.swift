@@ -24,6 +24,7 @@ struct Inspect: ParsableCommand {
     var csv: CSVInputOptions
 
     func run() throws {
+        if file != "-", isDirectory(file) { return try runDirectory() }
         let s: InspectSummary
         do {
             s = try DiveKit.inspect(path: file, format: from?.format, csv: csv.readOptions(), progress: Output.progress(quiet: quiet))
@@ -36,5 +37,37 @@ struct Inspect: ParsableCommand {
         if verbose {
             for line in renderFindings(s.findings, perCode: Int.max) { printLine(line) }
         }
+    }
+
+    /// A directory: each dive log under it summarised in walk order (a blank line between),
+    /// what is not one named as skipped; with --json one object, `{"files": [inspect],
+    /// "skipped": [{"path", "code", "message"}], "errors": [error]}`.
+    private func runDirectory() throws {
+        let (logs, skipped) = diveLogs(under: file, csv: try csv.readOptions())
+        var summaries: [InspectSummary] = []
+        var errors: [DiveError] = []
+        for log in logs {
+            do {
+                summaries.append(try DiveKit.inspect(path: log, format: from?.format, csv: csv.readOptions(), progress: Output.progress(quiet: quiet)))
+            } catch let e as DiveError {
+                errors.append(e)
+            }
+        }
+        if json {
+            printLine(ResultJSON.directory(summaries, skipped: skipped, errors: errors), colour: false)
+        } else {
+            for (i, s) in summaries.enumerated() {
+                if i > 0 { printLine("") }
+                printLine(renderInspect(s))
+                if verbose { for line in renderFindings(s.findings, perCode: Int.max) { printLine(line) } }
+            }
+            if !quiet { for sk in skipped { printError("\(sk.path): skipped: \(sk.reason.message)") } }
+            for e in errors { printError(describeWithFromHint(e)) }
+        }
+        if logs.isEmpty {
+            printError("\(file): error[inspect.no-dive-logs]: the directory holds no dive log umilog reads (\(skipped.count) file\(skipped.count == 1 ? "" : "s") passed over)")
+            throw ExitCode(1)
+        }
+        if !errors.isEmpty { throw ExitCode(1) }
     }
 }
