@@ -134,18 +134,16 @@ public struct Cylinder: Sendable, Hashable {
 
     public init() {}
 
-    /// A diver's name for the gas: `Air`, `EAN32`, `Tx18/45`, `O2`; `nil` when no oxygen
-    /// fraction was recorded.
+    /// A diver's name for the gas: `Air`, `EAN32`, `EAN32.5`, `Tx18/45`, `O2`; `nil` when no
+    /// oxygen fraction was recorded. Percentages as the source recorded them, a computed one
+    /// (`31.9999999` from a fraction) to a tenth of a percent (``HumanNumbers/reading(_:places:)``).
     public var gasLabel: String? {
         guard let o2 = oxygen else { return nil }
-        let he = helium ?? 0
-        func n(_ v: Double) -> String {
-            v == v.rounded() ? String(Int(v)) : String(v)
-        }
-        if he > 0 { return "Tx\(n(o2))/\(n(he))" }
-        if o2 == 21 { return "Air" }
-        if o2 == 100 { return "O2" }
-        return "EAN\(n(o2))"
+        let o = HumanNumbers.reading(o2, places: 1), he = HumanNumbers.reading(helium ?? 0, places: 1)
+        if (helium ?? 0) > 0, he != "0" { return "Tx\(o)/\(he)" }
+        if o == "21" { return "Air" }
+        if o == "100" { return "O2" }
+        return "EAN\(o)"
     }
 
     /// The oxygen and helium percentages a gas's name states, the inverse of ``gasLabel``:

@@ -22,6 +22,22 @@ public enum HumanNumbers {
         return (negative ? "-" : "") + text
     }
 
+    /// A measured value as a table writes it (the rule of `schemas/csv-columns.md`, "Precision"):
+    /// a value whose shortest decimal text has at most ``sourceFractionDigits`` fraction digits
+    /// is the source's own reading and is written as it is (`26.34` m read from UDDF, `8.32` °C);
+    /// a value with more is a computed one (`45.17175` m from feet, `23.888889` °C from °F,
+    /// `236.0390625` bar from 1/128 bar) and is rounded to `places` decimals, halves away from
+    /// zero, in decimal arithmetic. No trailing zeros, never `-0`; empty for NaN or infinity.
+    public static func reading(_ v: Double, places: Int) -> String {
+        guard let d = DecimalNumber(v) else { return "" }
+        if d.exponent >= -sourceFractionDigits { return d.description }
+        return (d.rounded(places: places) ?? d).normalized().description
+    }
+
+    /// The most fraction digits a value read from a source has (a centimetre, a hundredth of a
+    /// degree): more are the trace of a unit conversion or a binary scale.
+    public static let sourceFractionDigits = 2
+
     /// Metres to a tenth: `45.2`.
     public static func metres(_ v: Double) -> String { rounded(v, places: 1) }
     /// °C to a tenth: `12.6`.

@@ -60,4 +60,16 @@ import Testing
         #expect(HumanNumbers.rounded(27.78610001, places: 5) == "27.7861")
         #expect(HumanNumbers.duration(4680) == "1 h 18 min" && HumanNumbers.duration(2680) == "44 min 40 s" && HumanNumbers.duration(2820) == "47 min")
     }
+
+    /// A table's rule: up to two fraction digits is the source's reading, kept; more is a
+    /// computed value, rounded to the column's places in decimal (halves away from zero).
+    @Test(arguments: [
+        (45.17175, 1, "45.2"), (26.34, 1, "26.34"), (8.32, 1, "8.32"), (12.5914631, 1, "12.6"), (23.888889, 1, "23.9"),
+        (236.0390625, 0, "236"), (199.8, 0, "199.8"), (-1.25, 1, "-1.25"), (-1.255, 1, "-1.3"), (-0.0412, 1, "0"),
+        (-0.0, 1, "0"), (0.05, 0, "0.05"), (0.051, 0, "0"), (2.5001, 0, "3"), (30, 1, "30"), (1e-7, 1, "0"),
+        (32.000000000000004, 1, "32"), (0.15000000000000002, 1, "0.2"),
+    ])
+    func readingsAsATableWritesThem(value: Double, places: Int, expected: String) {
+        #expect(HumanNumbers.reading(value, places: places) == expected)
+    }
 }

@@ -10,6 +10,17 @@ import Testing
         #expect(c.gasLabel == label)
     }
 
+    /// A percentage computed from a fraction is named to a tenth; one the source recorded to
+    /// two decimals as recorded; a helium rounding to nothing is no trimix.
+    @Test(arguments: [(32.000000000000004, 0.0, "EAN32"), (20.999999999999996, 0.0, "Air"), (32.51234, 0.0, "EAN32.5"),
+                      (32.55, 0.0, "EAN32.55"), (99.99999, 0.0, "O2"), (18.0, 45.0000001, "Tx18/45"), (32.0, 0.00001, "EAN32")])
+    func computedPercentagesAreNamedToATenth(o2: Double, he: Double, label: String) {
+        var c = Cylinder()
+        c.oxygen = o2
+        c.helium = he
+        #expect(c.gasLabel == label)
+    }
+
     @Test func aCylinderWithNoRecordedGasHasNoLabel() {
         #expect(Cylinder().gasLabel == nil)
     }
