@@ -8,6 +8,12 @@ import DiveCore
 /// cylinder, as in the summary's cylinder lists). How many there are is known only at the
 /// end, so rows go to a body sink and the caller writes ``headerRow()`` in front of them,
 /// padding shorter rows with ``CSVRowPadder`` when ``needsPadding`` says so.
+///
+/// Values follow the summary's precision rule (``CSVSummaryWriter``, ``Units``): a channel
+/// holds centimetres, hundredths of a °C and tenths of a bar, so a metric cell is always an
+/// exact short decimal and is written as it is (`5.12` m, `24.15` °C, `199.8` bar); converted
+/// to feet, °F or psi it is rounded to a whole unit (`16.7979` ft is `17`). ppO₂ (0.01 bar),
+/// CNS (0.1 %), GF, NDL, TTS and times are written as the channel holds them.
 public final class CSVProfileWriter {
     private var out: CSVBuffer
     private let units: Units

@@ -3,6 +3,12 @@ import DiveCore
 /// Writes one row per dive (`--to csv`). The columns are fixed and documented in
 /// `schemas/csv-columns.md`; a dive with several cylinders lists each cylinder's value in
 /// the cylinder columns, in cylinder order, separated by `; `.
+///
+/// Each measured value is written at its column's precision — metres, °C, litres and kg to
+/// 0.1, bar to 1, percentages of a gas to 0.1 (feet, °F, psi and pounds to 1 with `--units
+/// imperial`) — or as the source recorded it when it is an exact decimal of at most two
+/// fraction digits (`26.34` m, `8.32` °C): `45.17175` m converted from feet is `45.2`, a
+/// `26.34` m read from UDDF stays `26.34` (see ``Units``). Positions are written as recorded.
 public final class CSVSummaryWriter {
     private var out: CSVBuffer
     private let units: Units
@@ -63,7 +69,7 @@ public final class CSVSummaryWriter {
         out.field(position.map { CSVNumber.format($0.longitude) })
         out.field(dive.tripUUID.flatMap { trips.find($0, in: header.trips, \.uuid)?.name })
         out.field(list(dive.cylinders) { $0.gasLabel ?? $0.gasName })
-        out.field(list(dive.cylinders) { $0.volume.map { CSVNumber.format($0) } })
+        out.field(list(dive.cylinders) { units.volume($0.volume) })
         out.field(list(dive.cylinders) { units.pressure($0.startPressure) })
         out.field(list(dive.cylinders) { units.pressure($0.endPressure) })
         out.field(units.depth(dive.visibility))

@@ -102,16 +102,19 @@ struct CSVBuffer {
 /// Number formatting for CSV cells: plain decimal, no exponent, no trailing `.0`.
 enum CSVNumber {
     static func format(_ v: Double) -> String { DecimalNumber(v)?.description ?? "" }
-
-    /// `v` rounded to `places` decimals, halves away from zero.
-    static func format(_ v: Double, places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return format((v * scale).rounded(.toNearestOrAwayFromZero) / scale)
-    }
 }
 
-/// Unit conversion for display.
+/// Unit conversion and precision for display. A measured value is written at its column's
+/// precision, or at the source's own precision when that is finer and the value is already an
+/// exact short decimal there (``HumanNumbers/reading(_:places:)``; `schemas/csv-columns.md`,
+/// "Precision"): a value whose shortest decimal text has at most two fraction digits (`26.34` m
+/// read from UDDF, `8.32` °C) is written as it is; one with more (`45.17175` m from feet,
+/// `23.888889` °C from °F, `236.0390625` bar from 1/128 bar) is a computed one and is rounded —
+/// metres, °C, litres and kg to 0.1, bar to 1. In imperial output the same rule applies after
+/// conversion, feet, °F, psi and pounds to 1; a conversion that lands on a short decimal but for
+/// floating-point error (`45.2628` m is `148.50000000000003` ft, `-23.3` °C `-9.940000000000005`
+/// °F) is that decimal (`148.5`, `-9.94`). Halves round away from zero; no trailing zeros, never
+/// `-0`, `.` as the decimal point.
 struct Units {
     let system: UnitSystem
 
@@ -120,24 +123,42 @@ struct Units {
     var pressureSuffix: String { system == .metric ? "bar" : "psi" }
     var weightSuffix: String { system == .metric ? "kg" : "lb" }
 
+    /// A depth or distance (depths, ceiling, visibility): metres to 0.1, feet to 1.
     func depth(_ metres: Double?) -> String? {
         guard let metres else { return nil }
-        return system == .metric ? CSVNumber.format(metres) : CSVNumber.format(metres / 0.3048, places: 2)
+        return system == .metric ? HumanNumbers.reading(metres, places: 1) : Self.converted(metres / 0.3048)
     }
 
+    /// °C to 0.1, °F to 1.
     func temperature(_ celsius: Double?) -> String? {
         guard let celsius else { return nil }
-        return system == .metric ? CSVNumber.format(celsius) : CSVNumber.format(celsius * 9 / 5 + 32, places: 2)
+        return system == .metric ? HumanNumbers.reading(celsius, places: 1) : Self.converted(celsius * 9 / 5 + 32)
     }
 
+    /// Bar to 1, psi to 1.
     func pressure(_ bar: Double?) -> String? {
         guard let bar else { return nil }
-        return system == .metric ? CSVNumber.format(bar) : CSVNumber.format(bar * 14.503773773, places: 1)
+        return system == .metric ? HumanNumbers.reading(bar, places: 0) : Self.converted(bar * 14.503773773)
     }
 
+    /// Kilograms to 0.1, pounds to 1.
     func weight(_ kg: Double?) -> String? {
         guard let kg else { return nil }
-        return system == .metric ? CSVNumber.format(kg) : CSVNumber.format(kg / 0.45359237, places: 2)
+        return system == .metric ? HumanNumbers.reading(kg, places: 1) : Self.converted(kg / 0.45359237)
+    }
+
+    /// A value converted to an imperial unit, whose column's precision is a whole unit: the
+    /// short decimal it is (at most two fraction digits, to within the conversion's
+    /// floating-point error), else rounded.
+    static func converted(_ v: Double) -> String {
+        let short = (v * 100).rounded(.toNearestOrAwayFromZero) / 100
+        if abs(v - short) <= 1e-9 * max(1, abs(v)) { return HumanNumbers.reading(short, places: 0) }
+        return HumanNumbers.rounded(v, places: 0)
+    }
+
+    /// A cylinder's water capacity, litres to 0.1 in both systems.
+    func volume(_ litres: Double?) -> String? {
+        litres.map { HumanNumbers.reading($0, places: 1) }
     }
 
     /// An integer-scaled channel value (`scale` = 10^-places of the canonical unit).
