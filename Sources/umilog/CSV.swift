@@ -15,10 +15,10 @@ struct CSV: ParsableCommand {
             discussion: "Exit status: 0 the file reads, 1 it does not (the reason is printed), 2 bad usage."
         )
 
-        @Argument(help: "The CSV file.")
+        @Argument(help: "The CSV file.", completion: .file())
         var file: String
 
-        @Option(help: ArgumentHelp("Save the mapping as understood (edit it, then pass it to --mapping).", valueName: "FILE.json"))
+        @Option(help: ArgumentHelp("Save the mapping as understood (edit it, then pass it to --mapping).", valueName: "FILE.json"), completion: .file())
         var writeMapping: String?
 
         @Option(help: "How many dives to show.")

@@ -12,7 +12,7 @@ struct CSVInputOptions: ParsableArguments {
     @Option(name: .customLong("map"), help: ArgumentHelp("What a CSV column holds, over what umilog understood (repeatable): 'Tiefe [m]=max_depth:m', '3=sample_depth:ft'.", valueName: "COLUMN=FIELD[:UNIT]"))
     var maps: [String] = []
 
-    @Option(help: ArgumentHelp("A saved CSV mapping (JSON, as `umilog csv inspect --write-mapping` writes it).", valueName: "FILE.json"))
+    @Option(help: ArgumentHelp("A saved CSV mapping (JSON, as `umilog csv inspect --write-mapping` writes it).", valueName: "FILE.json"), completion: .file())
     var mapping: String?
 
     @Flag(help: "Stop a CSV at its first bad value instead of reporting it and reading the rest.")

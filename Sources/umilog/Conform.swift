@@ -7,7 +7,7 @@ struct Conform: ParsableCommand {
         discussion: "Exit status: 0 every case passed, 1 a case failed, 2 the corpus's shape is wrong (pairs for a format umilog does not read) or bad usage."
     )
 
-    @Argument(help: "The corpus directory (e.g. fixtures/).")
+    @Argument(help: "The corpus directory (e.g. fixtures/).", completion: .directory)
     var directory: String
 
     @Flag(help: "Also validate every document a reader pair produces.")

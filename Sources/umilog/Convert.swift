@@ -15,7 +15,7 @@ struct Convert: ParsableCommand {
         """
     )
 
-    @Argument(help: "Input files (- for standard input).")
+    @Argument(help: "Input files (- for standard input).", completion: .file())
     var inputs: [String]
 
     @Option(help: ArgumentHelp("Output format: \(FormatHelp.written).", valueName: "format"))
@@ -24,7 +24,7 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatHelp.read).", valueName: "format"))
     var from: ReadFormat?
 
-    @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.")
+    @Option(name: [.short, .customLong("output")], help: "Output file, - for standard output (the default), or a directory ending in / for one file per input.", completion: .file())
     var output: String?
 
     @Option(help: "Units for tabular output: metric or imperial.")

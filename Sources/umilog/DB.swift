@@ -55,7 +55,7 @@ struct DB: ParsableCommand {
 
     struct Schema: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the logbook schema as SQL (what schemas/logbook.sql holds).")
-        @Option(help: "The logbook database file (a temporary one when omitted).") var db: String?
+        @Option(help: "The logbook database file (a temporary one when omitted).", completion: .file()) var db: String?
 
         func run() throws {
             if let db {
@@ -79,7 +79,7 @@ func open(_ path: String, create: Bool = true) throws -> LogbookStore {
 /// `--db`, optional everywhere: the logbook `UMILOG_DB` names when it is omitted, else
 /// `logbook.sqlite` in umilog's XDG data directory (`~/.local/share/umilog`).
 struct LogbookOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The logbook database file (default: $UMILOG_DB, else $XDG_DATA_HOME/umilog/logbook.sqlite, ~/.local/share/umilog/logbook.sqlite).", valueName: "db"))
+    @Option(help: ArgumentHelp("The logbook database file (default: $UMILOG_DB, else $XDG_DATA_HOME/umilog/logbook.sqlite, ~/.local/share/umilog/logbook.sqlite).", valueName: "db"), completion: .file())
     var db: String?
 
     /// The logbook named, or the default one (with no `HOME` either, `logbook.sqlite` here).

@@ -23,9 +23,9 @@ struct Export: ParsableCommand {
 
     @OptionGroup var logbook: LogbookOption
     var db: String { logbook.path }
-    @Option(name: .customLong("to"), help: ArgumentHelp("The output format — \(FormatRegistry.list(FileFormat.writable)) — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"))
+    @Option(name: .customLong("to"), help: ArgumentHelp("The output format — \(FormatRegistry.list(FileFormat.writable)) — and, given again, the last day of a date range.", valueName: "FORMAT|DATE"), completion: .list(FileFormat.writable.map(\.rawValue)))
     var to: [String] = []
-    @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).") var output: String?
+    @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).", completion: .file()) var output: String?
     @Option(help: "Only the dives with this number.") var dive: Int?
     @Option(help: "Only the dives at a site whose name or an alias holds every word of this (case, accents and punctuation do not matter).") var site: String?
     @Option(help: ArgumentHelp("Only the dives on or after this day.", valueName: "YYYY-MM-DD")) var since: String?

@@ -18,7 +18,7 @@ struct Import: ParsableCommand {
             """
     )
 
-    @Argument(help: "Files or directories to import.") var paths: [String]
+    @Argument(help: "Files or directories to import.", completion: .file()) var paths: [String]
     @OptionGroup var logbook: LogbookOption
     var db: String { logbook.path }
     @Option(help: "What to do with a dive the logbook already has from another source: skip, merge or keep.") var onDuplicate: DuplicatePolicy = .skip

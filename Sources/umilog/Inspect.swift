@@ -6,7 +6,7 @@ struct Inspect: ParsableCommand {
         abstract: "Summarise a dive-log file: writer, dives, dates, deepest, longest, samples, findings."
     )
 
-    @Argument(help: "The file to inspect (- for standard input).")
+    @Argument(help: "The file to inspect (- for standard input).", completion: .file())
     var file: String
 
     @Option(help: ArgumentHelp("Input format, instead of sniffing it: \(FormatRegistry.list(FileFormat.readable)).", valueName: "format"))

@@ -23,7 +23,7 @@ struct Plot: ParsableCommand {
             """
     )
 
-    @Argument(help: "The dive log (- for standard input); without it, the logbook.")
+    @Argument(help: "The dive log (- for standard input); without it, the logbook.", completion: .file())
     var file: String?
 
     @OptionGroup var logbook: LogbookOption
@@ -32,7 +32,7 @@ struct Plot: ParsableCommand {
     @Option(help: ArgumentHelp("The dive: its place in FILE (1 is the first), or its number in the logbook.", valueName: "N"))
     var dive: Int?
 
-    @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).")
+    @Option(name: .shortAndLong, help: "The output file (standard output when omitted or -).", completion: .file())
     var output: String?
 
     @Flag(help: "Write a PNG rendered by rsvg-convert instead of the SVG (also when -o ends in .png).")

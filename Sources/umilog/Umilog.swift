@@ -79,6 +79,8 @@ struct WrittenFormat: ExpressibleByArgument {
         format = f
     }
     static var allValueStrings: [String] { FileFormat.writable.map(\.rawValue) }
+    /// Shell completion offers the names (only an enum gets that by default).
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// A `--from` value: a format umilog reads.
@@ -89,6 +91,7 @@ struct ReadFormat: ExpressibleByArgument {
         format = f
     }
     static var allValueStrings: [String] { FileFormat.readable.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// The formats' names and what each is, from the registry, for help texts.

@@ -14,7 +14,7 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "Files or directories to check.")
+    @Argument(help: "Files or directories to check.", completion: .file())
     var paths: [String]
 
     @Option(help: "text, json (JSON Lines), github (workflow annotations) or sarif (SARIF 2.1.0).")
