@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs `command` with /bin/sh; its standard output and error, together.
-private func shell(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+/// Runs `command` with /bin/sh in `directory`; its standard output and error, together.
+/// `environment` is laid over this process's (a nil value removes the variable).
+func shell(_ command: String, in directory: String = Paths.root, environment: [String: String?] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
-    process.currentDirectoryURL = URL(fileURLWithPath: Paths.root)
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = nil
     for (k, v) in environment { env[k] = v }
