@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import DiveKit
 import DiveStore
@@ -31,7 +32,17 @@ struct Import: ParsableCommand {
     func run() throws {
         var options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, csv: try csv.readOptions())
         options.progress = Output.progress(quiet: quiet)
-        let report = try open(db).importLogbooks(paths, options: options)
+        let report: ImportReport
+        if dryRun && !FileManager.default.fileExists(atPath: db) {
+            // A dry run changes nothing, so it makes no logbook either: the plan against an
+            // empty one is worked out in a scratch directory, removed afterwards.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("umilog-dry-run-\(getpid())").path
+            try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            report = try open(scratch + "/logbook.sqlite").importLogbooks(paths, options: options)
+        } else {
+            report = try open(db).importLogbooks(paths, options: options)
+        }
         if json {
             printLine(StoreJSON.importReport(report), colour: false)
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }

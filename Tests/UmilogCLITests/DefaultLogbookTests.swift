@@ -53,4 +53,15 @@ import TestSupport
             #expect(r.stderr.contains("error[store.is-a-directory]: \(dir) is a folder, not a logbook file; name the file, as in --db \(dir)/logbook.sqlite"), "\(r.stderr)")
         }
     }
+
+    /// A dry run changes nothing, so it leaves no logbook behind where there was none, and
+    /// still plans against an empty one.
+    @Test func aDryRunMakesNoLogbook() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try umilog(["import", "Samples/logbook.uddf", "--db", dir + "/new.sqlite", "--dry-run"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("dry run, nothing changed: 1 file, 1 read (5 dives would be added)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
 }
