@@ -105,6 +105,13 @@ enum SignalCleanup {
         p.initialize(repeating: 0, count: slots)
         return p
     }()
+    /// 1 while a progress line is drawn on standard error (a terminal): a signal clears it
+    /// before the process ends, so the shell's prompt does not land on a half line.
+    nonisolated(unsafe) static let progressShown: UnsafeMutablePointer<Int32> = {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
     private static let lock = Lock()
 
     /// Registers `path` for removal on a signal; `nil` when it is too long or every slot is
@@ -150,6 +157,11 @@ enum SignalCleanup {
 /// The handler: removes every registered temporary, then lets the signal do what it does by
 /// default (end the process) by raising it again with the default action.
 private func removeTemporariesAndReraise(_ signal: Int32) {
+    if SignalCleanup.progressShown.pointee != 0 {
+        // "\r" and erase-line: write(2) is async-signal-safe.
+        let clear: (UInt8, UInt8, UInt8, UInt8) = (13, 27, 91, 75)
+        withUnsafeBytes(of: clear) { _ = write(2, $0.baseAddress, 4) }
+    }
     let paths = SignalCleanup.paths, live = SignalCleanup.live
     var slot = 0
     while slot < SignalCleanup.slots {
@@ -165,6 +177,13 @@ private func removeTemporariesAndReraise(_ signal: Int32) {
     raise(signal)
 }
 
+/// Says whether a progress line is drawn on standard error, for the signal handlers to clear
+/// it (``removeTemporariesOnSignals()``).
+public func setProgressLineShown(_ shown: Bool) {
+    _ = SignalCleanup.progressShown
+    SignalCleanup.progressShown.pointee = shown ? 1 : 0
+}
+
 /// Makes SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files an unfinished output
 /// still has before they end the process (which then ends as the signal's default action
 /// ends it, so with a non-zero status). A signal the process was started with ignored stays
@@ -173,6 +192,7 @@ public func removeTemporariesOnSignals() {
     // The slots exist before any handler can read them.
     _ = SignalCleanup.paths
     _ = SignalCleanup.live
+    _ = SignalCleanup.progressShown
     for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
         #if canImport(Glibc)
         let previous = Glibc.signal(sig, removeTemporariesAndReraise)

@@ -50,12 +50,14 @@ enum Output {
             if snapshot.finished { clearProgress(); return }
             writeAll(2, "\r" + TerminalText.progressLine(snapshot, width: columns()) + "\u{1B}[K")
             progressShown = true
+            setProgressLineShown(true)
         }
     }
 
     private static func clearProgress() {
         guard progressShown else { return }
         progressShown = false
+        setProgressLineShown(false)
         writeAll(2, "\r\u{1B}[K")
     }
 

@@ -133,3 +133,19 @@ private func manyDives(in dir: String) throws -> String {
         #expect(json.output.contains("\"error\"") && !json.output.contains("\u{1B}"))
     }
 }
+
+/// Interrupted on a terminal while its progress line is drawn, a run clears the line before it
+/// ends, so the shell's prompt does not land on half a progress line.
+@Suite struct InterruptedProgressTests {
+    @Test func sigintClearsTheProgressLine() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = try makeLogbook(dives: 800, in: dir)
+        let command = "timeout -s INT 1 '\(Paths.umilog)' convert '\(input)' --to csv -o '\(dir)/out.csv'"
+        let r = try shell("script -qec \"\(command)\" /dev/null")
+        let drawn = try #require(r.output.range(of: " MB", options: .backwards), "no progress line drawn: \(r.output.suffix(200))")
+        let cleared = try #require(r.output.range(of: "\r\u{1B}[K", options: .backwards))
+        #expect(cleared.lowerBound > drawn.lowerBound, "the last progress line is left on the terminal: \(r.output.suffix(200).debugDescription)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv") || r.status == 0)
+    }
+}
