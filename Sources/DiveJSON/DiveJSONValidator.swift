@@ -46,14 +46,56 @@ public final class DiveJSONValidator {
     /// Validates a parsed document.
     public func validate(_ document: JSONNode, duplicates: [DuplicateMember] = [], file: String? = nil) -> [ValidationIssue] {
         var rules = Rules(file: file)
+        report(duplicates, into: &rules)
+        report(schema.validate(document), into: &rules)
+        rules.check(document)
+        return sorted(rules.issues)
+    }
+
+    /// Validates the file at `path` a dive at a time, in flat memory: everything but `dives`
+    /// is parsed first (its records, which the dives refer to), then each dive is parsed,
+    /// checked against the schema's `dive` and the §3 rules, and let go, the file's pages
+    /// released behind it. It finds what ``validate(_:duplicates:file:)`` finds on the whole
+    /// document. A file that is not JSON at all throws.
+    public func validateStreaming(path: String, displayName: String? = nil) throws -> [ValidationIssue] {
+        let name = displayName ?? path
+        let file = try MappedFile(path: path, displayName: name)
+        var parser = JSONParser(bytes: file.bytes, file: name)
+        let (document, marks) = try parser.parseDocument(deferring: "dives", release: file.release(before:))
+        var rules = Rules(file: name)
+        report(parser.duplicates, into: &rules)
+        report(schema.validate(document), into: &rules)
+        guard !marks.isEmpty else {
+            rules.check(document)
+            return sorted(rules.issues)
+        }
+        file.startOver()
+        rules.checkRecords(document)
+        for (k, mark) in marks.enumerated() {
+            var diveParser = JSONParser(bytes: file.bytes, file: name, at: mark, path: [.member("dives"), .index(k)])
+            let dive = try diveParser.parseValue(endingAt: mark.end)
+            file.release(before: mark.end)
+            report(diveParser.duplicates, into: &rules)
+            report(schema.validate(dive, ref: "#/$defs/dive", at: [.member("dives"), .index(k)]), into: &rules)
+            rules.checkDive(dive, index: k)
+        }
+        return sorted(rules.issues)
+    }
+
+    private func report(_ duplicates: [DuplicateMember], into rules: inout Rules) {
         for d in duplicates {
             rules.issue("divejson.duplicate-member", "\"\(d.name)\" appears twice in one object (first on line \(d.firstLine)); JSON readers disagree on which one counts", path: d.path + "." + d.name, line: d.line, column: d.column)
         }
-        for v in schema.validate(document) {
+    }
+
+    private func report(_ violations: [SchemaViolation], into rules: inout Rules) {
+        for v in violations {
             rules.issue("divejson.schema.\(kebab(v.keyword))", v.message, path: v.path, line: v.line, column: v.column)
         }
-        rules.check(document)
-        return rules.issues.sorted { ($0.location.line ?? 0, $0.location.column ?? 0) < ($1.location.line ?? 0, $1.location.column ?? 0) }
+    }
+
+    private func sorted(_ issues: [ValidationIssue]) -> [ValidationIssue] {
+        issues.sorted { ($0.location.line ?? 0, $0.location.column ?? 0) < ($1.location.line ?? 0, $1.location.column ?? 0) }
     }
 
     private func kebab(_ s: String) -> String {
@@ -87,7 +129,21 @@ struct Rules {
         "gear_service_schedule_uuid": "gear_service_schedules",
     ]
 
+    /// Every uuid met so far, with the path of the record that has it; and each collection's.
+    var records: [String: (collection: String, path: String)] = [:]
+    var collections: [String: Set<String>] = [:]
+
+    /// The whole document: everything but its dives (``checkRecords(_:)``), then each dive
+    /// (``checkDive(_:index:)``) — in that order, as the streamed check takes them too, so the
+    /// two find the same issues.
     mutating func check(_ doc: JSONNode) {
+        checkRecords(doc)
+        for (i, dive) in indexed(doc["dives"]) { checkDive(dive, index: i) }
+    }
+
+    /// Everything but the dives: member order, `exported_at`'s offset, every record's uuid, the
+    /// trips', courses' and sites' own rules, and the rules that hold wherever their objects are.
+    mutating func checkRecords(_ doc: JSONNode) {
         // Member order (§4): format first, version second.
         let names = doc.members.map(\.name)
         if names.first != "format" || (names.count > 1 && names[1] != "version") {
@@ -98,24 +154,9 @@ struct Rules {
             issue("divejson.exported-at-offset", "exported_at \"\(text)\" has no UTC offset; the writer knows its own and must state it", path: "$.exported_at", at: e)
         }
         // Identity: every uuid unique, every reference resolving into its collection.
-        var records: [String: (collection: String, path: String)] = [:]
-        var collections: [String: Set<String>] = [:]
-        func collect(_ node: JSONNode, _ path: String, collection: String) {
-            if let u = node["uuid"], let s = u.string {
-                if let first = records[s] {
-                    issue("divejson.duplicate-uuid", "uuid \(s) is already used by \(first.path)", path: path + ".uuid", at: u)
-                } else {
-                    records[s] = (collection, path)
-                    collections[collection, default: []].insert(s)
-                }
-            }
-        }
         if let d = doc["diver"] { collect(d, "$.diver", collection: "diver") }
-        for m in doc.members where m.value.elements.contains(where: \.isObject) {
+        for m in doc.members where m.name != "dives" && m.value.elements.contains(where: \.isObject) {
             for (i, r) in m.value.elements.enumerated() { collect(r, "$.\(m.name)[\(i)]", collection: m.name) }
-        }
-        for (i, dive) in indexed(doc["dives"]) {
-            checkDive(dive, "$.dives[\(i)]")
         }
         for (i, trip) in indexed(doc["trips"]) {
             for (j, part) in indexed(trip["parts"]) {
@@ -139,52 +180,76 @@ struct Rules {
                 }
             }
         }
-        // Rules that hold wherever their objects are, in one walk over the document.
-        Self.walk(doc, "$") { node, path in
-            // Stored files, wherever they are, count as records too.
-            if path.hasSuffix("_file") || path.contains("source_files[") { collect(node, path, collection: "files") }
-            // References resolve into their collections.
-            for m in node.members {
-                guard let target = Rules.referenceTargets[m.name] else { continue }
-                var refs: [(JSONNode, String)] = []
-                if m.value.string != nil {
-                    refs = [(m.value, "\(path).\(m.name)")]
-                } else {
-                    for (k, e) in m.value.elements.enumerated() { refs.append((e, "\(path).\(m.name)[\(k)]")) }
-                }
-                for (ref, refPath) in refs {
-                    guard let s = ref.string else { continue }
-                    if collections[target]?.contains(s) != true {
-                        self.issue("divejson.dangling-reference", "\(s) names no record in \"\(target)\"; a document's references resolve inside it", path: refPath, at: ref)
-                    }
+        // Rules that hold wherever their objects are, in one walk over the document (its dives
+        // are walked with each dive).
+        Self.walk(doc, "$", skippingTop: "dives") { node, path in self.everywhere(node, path) }
+    }
+
+    /// One dive, `$.dives[index]`: its uuid among the document's, its own rules, and the
+    /// rules that hold wherever their objects are. The records it refers to are known by then.
+    mutating func checkDive(_ dive: JSONNode, index: Int) {
+        let path = "$.dives[\(index)]"
+        collect(dive, path, collection: "dives")
+        checkDive(dive, path)
+        Self.walk(dive, path, skippingTop: nil) { node, path in self.everywhere(node, path) }
+    }
+
+    private mutating func collect(_ node: JSONNode, _ path: String, collection: String) {
+        if let u = node["uuid"], let s = u.string {
+            if let first = records[s] {
+                issue("divejson.duplicate-uuid", "uuid \(s) is already used by \(first.path)", path: path + ".uuid", at: u)
+            } else {
+                records[s] = (collection, path)
+                collections[collection, default: []].insert(s)
+            }
+        }
+    }
+
+    /// The rules of an object wherever it is (outside `extensions`).
+    private mutating func everywhere(_ node: JSONNode, _ path: String) {
+        // Stored files, wherever they are, count as records too.
+        if path.hasSuffix("_file") || path.contains("source_files[") { collect(node, path, collection: "files") }
+        // References resolve into their collections.
+        for m in node.members {
+            guard let target = Rules.referenceTargets[m.name] else { continue }
+            var refs: [(JSONNode, String)] = []
+            if m.value.string != nil {
+                refs = [(m.value, "\(path).\(m.name)")]
+            } else {
+                for (k, e) in m.value.elements.enumerated() { refs.append((e, "\(path).\(m.name)[\(k)]")) }
+            }
+            for (ref, refPath) in refs {
+                guard let s = ref.string else { continue }
+                if collections[target]?.contains(s) != true {
+                    issue("divejson.dangling-reference", "\(s) names no record in \"\(target)\"; a document's references resolve inside it", path: refPath, at: ref)
                 }
             }
-            // Bounding boxes: south ≤ north.
-            if let box = node["bbox"], let s = box["south"]?.numberText.flatMap(Double.init), let n = box["north"]?.numberText.flatMap(Double.init), s > n {
-                self.issue("divejson.bbox-south-north", "the bounding box's south edge \(s) lies north of its north edge \(n)", path: path + ".bbox", at: box)
+        }
+        // Bounding boxes: south ≤ north.
+        if let box = node["bbox"], let s = box["south"]?.numberText.flatMap(Double.init), let n = box["north"]?.numberText.flatMap(Double.init), s > n {
+            issue("divejson.bbox-south-north", "the bounding box's south edge \(s) lies north of its north edge \(n)", path: path + ".bbox", at: box)
+        }
+        // One entity once (§3 rule 7): an external id by registry and identifier, whatever
+        // else its object carries.
+        if let ids = node["external_ids"] {
+            var seen: [String: Int] = [:]
+            for (k, e) in ids.elements.enumerated() {
+                guard let registry = e["registry"]?.string, let identifier = e["identifier"]?.string else { continue }
+                let key = registry + "\u{0}" + identifier
+                if let first = seen[key] {
+                    issue("divejson.external-id-repeated", "\(registry) \(identifier) is already entry \(first)", path: "\(path).external_ids[\(k)]", at: e)
+                } else { seen[key] = k }
             }
-            // One entity once (§3 rule 7): an external id by registry and identifier, whatever
-            // else its object carries.
-            if let ids = node["external_ids"] {
-                var seen: [String: Int] = [:]
-                for (k, e) in ids.elements.enumerated() {
-                    guard let registry = e["registry"]?.string, let identifier = e["identifier"]?.string else { continue }
-                    let key = registry + "\u{0}" + identifier
-                    if let first = seen[key] {
-                        self.issue("divejson.external-id-repeated", "\(registry) \(identifier) is already entry \(first)", path: "\(path).external_ids[\(k)]", at: e)
-                    } else { seen[key] = k }
-                }
-            }
-            // Lists whose entries must differ once trimmed and case-folded (§3 rule 8).
-            for m in node.members where m.name == "tags" || m.name == "other_names" {
-                var seen: [String: Int] = [:]
-                for (k, e) in m.value.elements.enumerated() {
-                    guard let s = e.string else { continue }
-                    let folded = s.trimmingCharacters().uppercased().lowercased()
-                    if let first = seen[folded], m.value.elements[first].string != s {
-                        self.issue("divejson.repeated-after-folding", "\"\(s)\" repeats entry \(first) once trimmed and case-folded", path: "\(path).\(m.name)[\(k)]", at: e)
-                    } else if seen[folded] == nil { seen[folded] = k }
-                }
+        }
+        // Lists whose entries must differ once trimmed and case-folded (§3 rule 8).
+        for m in node.members where m.name == "tags" || m.name == "other_names" {
+            var seen: [String: Int] = [:]
+            for (k, e) in m.value.elements.enumerated() {
+                guard let s = e.string else { continue }
+                let folded = s.trimmingCharacters().uppercased().lowercased()
+                if let first = seen[folded], m.value.elements[first].string != s {
+                    issue("divejson.repeated-after-folding", "\"\(s)\" repeats entry \(first) once trimmed and case-folded", path: "\(path).\(m.name)[\(k)]", at: e)
+                } else if seen[folded] == nil { seen[folded] = k }
             }
         }
     }
@@ -272,12 +337,12 @@ struct Rules {
     }
 
     /// Visits every object of the document (outside `extensions`) with its path.
-    private static func walk(_ node: JSONNode, _ path: String, _ visit: (JSONNode, String) -> Void) {
+    private static func walk(_ node: JSONNode, _ path: String, skippingTop skipped: String? = nil, _ visit: (JSONNode, String) -> Void) {
         switch node.value {
         case .object(let members):
             visit(node, path)
             // Only containers hold objects: a scalar member's path is never built.
-            for m in members where m.name != "extensions" && (m.value.isObject || !m.value.elements.isEmpty) {
+            for m in members where m.name != "extensions" && m.name != skipped && (m.value.isObject || !m.value.elements.isEmpty) {
                 Self.walk(m.value, path + "." + m.name, visit)
             }
         case .array(let elements):

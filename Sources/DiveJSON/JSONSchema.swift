@@ -32,6 +32,16 @@ public final class JSONSchema {
         return out
     }
 
+    /// Every violation in `instance` of the schema `ref` names (`#/$defs/dive`), `instance`
+    /// standing at `components` of its document: one dive of a document checked on its own.
+    func validate(_ instance: JSONNode, ref: String, at components: [JSONPath.Component]) -> [SchemaViolation] {
+        var out: [SchemaViolation] = []
+        path = JSONPath()
+        for c in components { path.push(c) }
+        if let schema = resolve(ref) { evaluate(schema, instance, into: &out) }
+        return out
+    }
+
     /// True when `instance` conforms to `schema` (used inside `anyOf`, `not`, `if`).
     private func conforms(_ schema: JSONNode, _ instance: JSONNode) -> Bool {
         var scratch: [SchemaViolation] = []

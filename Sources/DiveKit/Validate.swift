@@ -230,22 +230,38 @@ final class FileChecker {
         return structure + passes.read.filter { !said.contains("\($0.code)|\($0.location.line ?? 0)") }
     }
 
+    /// The schema and the §3 rules a dive at a time on one thread, the reader and the model
+    /// checks on another: each pass streams the file in flat memory, so the two together take
+    /// about as long as the slower one. The model checks count only for a document without
+    /// errors (they read what a valid document says).
     func checkDiveJSON(path: String, displayName: String) throws -> [Diagnostic] {
         let json = try self.json ?? DiveJSONValidator()
         self.json = json
-        let parsed = try JSONParser.parse(file: path, displayName: displayName)
-        let issues = json.validate(parsed.document, duplicates: parsed.duplicates, file: displayName)
-        var out = issues.map(\.diagnostic)
-        // The model checks read what a valid document says (from the same parse); an invalid
-        // one has its errors.
-        if issues.isEmpty,
-           let reader = try? DiveJSONReader(document: parsed.document, duplicates: parsed.duplicates, displayName: displayName) {
-            var checker = ModelChecker(file: displayName, style: .json)
-            while let dive = try? reader.next() { out += checker.check(dive, header: reader.header) }
-            out += checker.finish(header: reader.header)
+        let passes = JSONPasses(validator: json)
+        DispatchQueue.concurrentPerform(iterations: 2) { pass in
+            if pass == 0 {
+                do { passes.issues = try passes.validator.validateStreaming(path: path, displayName: displayName) } catch { passes.error = error }
+            } else if let reader = try? DiveJSONReader(path: path, displayName: displayName) {
+                var checker = ModelChecker(file: displayName, style: .json)
+                var model: [Diagnostic] = []
+                while let dive = try? reader.next() { model += checker.check(dive, header: reader.header) }
+                model += checker.finish(header: reader.header)
+                passes.model = model
+            }
         }
-        return out
+        if let e = passes.error { throw e }
+        return passes.issues.isEmpty ? passes.model : passes.issues.map(\.diagnostic)
     }
+}
+
+/// What the two passes over a DiveJSON document found, each written by its own pass only.
+private final class JSONPasses: @unchecked Sendable {
+    /// Used by the first pass only.
+    let validator: DiveJSONValidator
+    init(validator: DiveJSONValidator) { self.validator = validator }
+    var issues: [ValidationIssue] = []
+    var error: (any Error)?
+    var model: [Diagnostic] = []
 }
 
 /// The two passes' results, each written by its own thread only, and read after both end.

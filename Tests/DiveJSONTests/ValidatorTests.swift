@@ -27,6 +27,53 @@ struct ValidatorCorpusTests {
     }
 }
 
+/// The streamed check (a dive at a time, what `validate` runs) finds exactly what the check of
+/// the whole parsed document finds, on every fixture of the conformance corpus, valid and
+/// invalid, and on umilog's own exports.
+@Suite(.enabled(if: Paths.sharedAvailable, "needs ../shared (the reference corpus)"))
+struct StreamedValidationTests {
+    static var files: [String] {
+        ["valid", "invalid", "uddf", "write"].flatMap { dir in corpusFiles(dir).map { dir + "/" + $0 } }
+    }
+
+    @Test(arguments: files)
+    func streamedFindsWhatTheWholeDocumentCheckFinds(_ file: String) throws {
+        let path = Paths.fixtures + "/" + file
+        let validator = try DiveJSONValidator()
+        let whole = try validator.validate(path: path).map(\.description).sorted()
+        let streamed = try validator.validateStreaming(path: path).map(\.description).sorted()
+        #expect(streamed == whole)
+    }
+
+    /// Made documents whose defects lie in the dives and across dives and records: the same
+    /// issues either way (a uuid a dive repeats from a site, a dangling reference, a repeated
+    /// member inside a dive, a schema violation deep in a profile).
+    @Test func defectsInsideAndAcrossDives() throws {
+        let text = """
+            {"format": "divejson", "version": "1.0", "exported_at": "2024-01-01T00:00:00Z",
+             "dives": [
+               {"uuid": "11111111-1111-4111-8111-111111111111", "started_at": "2024-01-01T10:00:00", "site_uuids": ["22222222-2222-4222-8222-222222222222"]},
+               {"uuid": "33333333-3333-4333-8333-333333333333", "uuid": "33333333-3333-4333-8333-333333333333", "started_at": "2024-01-02T10:00:00",
+                "site_uuids": ["99999999-9999-4999-8999-999999999999"],
+                "recordings": [{"profile": {"duration": 10, "depth": {"times": [0, 20, 10], "values": [0, 100, "x"]}}}]},
+               {"uuid": "44444444-4444-4444-8444-444444444444", "started_at": "2024-01-03T10:00:00", "max_depth": 10, "avg_depth": 12}
+             ],
+             "sites": [{"uuid": "44444444-4444-4444-8444-444444444444", "name": "Reef"}, {"uuid": "22222222-2222-4222-8222-222222222222", "name": "Wall"}]}
+            """
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/made.divejson"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let validator = try DiveJSONValidator()
+        let whole = try validator.validate(path: path)
+        let streamed = try validator.validateStreaming(path: path)
+        #expect(streamed.map(\.description).sorted() == whole.map(\.description).sorted())
+        let codes = Set(streamed.map(\.code))
+        #expect(codes.isSuperset(of: ["divejson.duplicate-member", "divejson.dangling-reference", "divejson.duplicate-uuid",
+                                       "divejson.series-order", "divejson.avg-depth-exceeds-max", "divejson.schema.type"]), "\(codes)")
+    }
+}
+
 @Suite struct ValidatorRuleTests {
     func issues(_ json: String) throws -> [ValidationIssue] {
         var bytes = Array(json.utf8)
