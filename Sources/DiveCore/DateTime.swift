@@ -1,7 +1,10 @@
 /// A calendar date with no time zone.
 public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year, four digits in ISO 8601 text.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, 1 to 31.
     public var day: Int
 
     /// Creates a date if it exists in the proleptic Gregorian calendar.
@@ -48,6 +51,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `YYYY-MM-DD`.
     public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
+    /// Orders dates by year, month, then day.
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
@@ -55,12 +59,16 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// A time of day as written, keeping any fraction of a second digit for digit.
 public struct TimeOfDay: Sendable, Hashable, CustomStringConvertible {
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 60 (60 for a leap second).
     public var second: Int
     /// Digits after the decimal point of the seconds, exactly as the source wrote them.
     public var fraction: String?
 
+    /// Makes a time of day; `nil` when the hour, minute or second is out of range.
     public init?(hour: Int, minute: Int, second: Int = 0, fraction: String? = nil) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
         self.hour = hour; self.minute = minute; self.second = second
@@ -108,12 +116,14 @@ public enum UTCOffset: Sendable, Hashable, CustomStringConvertible {
 /// When a dive started, as the source recorded it: a wall-clock date and time, a date
 /// alone, and a UTC offset only when the source stated one (never supplied).
 public struct DiveDateTime: Sendable, Hashable, CustomStringConvertible {
+    /// The calendar day.
     public var date: LocalDate
     /// The time of day; `nil` for a date-only start (the source recorded the day only).
     public var time: TimeOfDay?
     /// The offset the source recorded; `nil` means the wall clock with the instant unknown.
     public var offset: UTCOffset?
 
+    /// Makes a start from a date and, when the source recorded them, a time of day and an offset.
     public init(date: LocalDate, time: TimeOfDay? = nil, offset: UTCOffset? = nil) {
         self.date = date; self.time = time; self.offset = offset
     }
@@ -156,6 +166,7 @@ public struct DateTimeParseNotes: Sendable, Hashable {
     public var dateOnly = false
     /// A date-only text carried an offset, which was dropped.
     public var offsetOnDateDropped = false
+    /// Makes notes with nothing noticed.
     public init() {}
 }
 

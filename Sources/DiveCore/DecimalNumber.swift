@@ -248,6 +248,7 @@ extension DecimalNumber {
         return x.significand == y.significand && x.exponent == y.exponent
     }
 
+    /// Hashes the normalised value, so equal numbers of any spelling hash alike.
     public func hash(into hasher: inout Hasher) {
         let n = normalized()
         hasher.combine(n.significand)

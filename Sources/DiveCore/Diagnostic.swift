@@ -11,17 +11,22 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The file breaks its format's rules.
         case error
 
+        /// Orders severities from `note` to `error`.
         public static func < (a: Severity, b: Severity) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
     }
 
+    /// How serious the problem is.
     public var severity: Severity
     /// Stable across releases: scripts match on it (`uddf.schema.element-unexpected`, `divejson.gas-over-100`).
     public var code: String
+    /// The sentence a diver reads.
     public var message: String
+    /// Where in the file the problem is.
     public var location: SourceLocation
 
+    /// Makes a diagnostic of this severity and code, with its message and place.
     public init(_ severity: Severity, _ code: String, _ message: String, at location: SourceLocation) {
         self.severity = severity; self.code = code; self.message = message; self.location = location
     }

@@ -2,6 +2,7 @@
 ///
 /// A value the source did not record is `nil`, never zero.
 public struct Dive: Sendable, Hashable {
+    /// The dive's id (DiveJSON `uuid`).
     public var uuid: String
     /// The diver's own dive number.
     public var number: Int?
@@ -10,10 +11,13 @@ public struct Dive: Sendable, Hashable {
     public var startedAt: DiveDateTime?
     /// Time in the water as the computer or logbook counts it, seconds.
     public var submergedTime: Int?
+    /// The diver's notes about the dive.
     public var notes: String?
+    /// The breathing apparatus; `nil` when the source does not say.
     public var type: DiveType?
     /// 1 (worst) to 5 (best).
     public var rating: Int?
+    /// The diver's labels for the dive.
     public var tags: [String] = []
     /// Metres.
     public var maxDepth: Double?
@@ -25,18 +29,27 @@ public struct Dive: Sendable, Hashable {
     public var visibility: Double?
     /// Lead carried, kg. Zero is a diver's "no lead", not absence.
     public var weight: Double?
+    /// The water the dive was in.
     public var waterType: WaterType?
     /// Metres above sea level.
     public var altitude: Int?
     /// °C.
     public var airTemperature: Double?
+    /// The current, as the diver judged it.
     public var current: Current?
+    /// The surface, as the diver judged it.
     public var waves: Waves?
+    /// The weather at the surface.
     public var weather: Weather?
+    /// How the diver got in.
     public var entryType: EntryType?
+    /// The boat dived from, as written.
     public var boatName: String?
+    /// Where the diver went in.
     public var entryPosition: Position?
+    /// Where the diver came out.
     public var exitPosition: Position?
+    /// The trip the dive was on.
     public var tripUUID: String?
     /// The course this was a training dive of.
     public var courseUUID: String?
@@ -44,14 +57,19 @@ public struct Dive: Sendable, Hashable {
     public var contactUUID: String?
     /// The dive's sites, the first being the primary one.
     public var siteUUIDs: [String] = []
+    /// The gear items used, by uuid.
     public var gearUUIDs: [String] = []
+    /// Species seen on the dive.
     public var sightings: [Sighting] = []
+    /// Buddies, guides and others on the dive, each with their role.
     public var people: [PersonReference] = []
+    /// The gas supplies carried, in the source's order.
     public var cylinders: [Cylinder] = []
     /// Each device's record of this dive, the primary first.
     public var recordings: [Recording] = []
     /// When the record was made in the program that wrote it.
     public var createdAt: DiveDateTime?
+    /// The dive's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
     /// Where in its source file this dive came from.
     public var provenance: Provenance?
@@ -62,6 +80,7 @@ public struct Dive: Sendable, Hashable {
     /// (spec §5.4). Each has an `inferred` finding.
     public var inferred: [String] = []
 
+    /// Makes a dive with this uuid and start; everything else unset.
     public init(uuid: String, startedAt: DiveDateTime?) {
         self.uuid = uuid; self.startedAt = startedAt
     }
@@ -89,6 +108,7 @@ public struct Provenance: Sendable, Hashable {
     /// How findings name the record instead of its place (`#13 2009-08-29 a8df7e2a`: a
     /// logbook's dive by number, date and id), or nil.
     public var label: String?
+    /// Makes a provenance for the record at this index of a file of this format.
     public init(format: String, file: String? = nil, sourceID: String? = nil, index: Int, line: Int? = nil,
                 positionalIdentity: Bool = false) {
         self.format = format; self.file = file; self.sourceID = sourceID; self.index = index; self.line = line
@@ -102,8 +122,11 @@ public enum DiveType: String, Sendable, Hashable, CaseIterable {
     case freedive, snorkel, surfaceSupplied = "surface_supplied"
 }
 
+/// The strength of the current during a dive.
 public enum Current: String, Sendable, Hashable, CaseIterable { case none, light, moderate, strong, extreme }
+/// The state of the surface during a dive.
 public enum Waves: String, Sendable, Hashable, CaseIterable { case calm, slight, moderate, rough }
+/// The weather at the surface during a dive.
 public enum Weather: String, Sendable, Hashable, CaseIterable {
     case clear, partlyCloudy = "partly_cloudy", overcast, rain, storm, snow, fog
 }
@@ -124,14 +147,18 @@ public struct Cylinder: Sendable, Hashable {
     public var ppo2Limit: Double?
     /// The label pressure channels and gas switches use for this cylinder.
     public var gasNumber: Int?
+    /// What the gas is for: bottom, deco, a rebreather's diluent or oxygen.
     public var role: CylinderRole?
     /// How it is carried beside the others.
     public var usage: CylinderUsage?
+    /// The gear item the cylinder is (a `cylinder` gear record).
     public var gearUUID: String?
     /// The name the source gave the gas, when it named one (e.g. a UDDF mix name).
     public var gasName: String?
+    /// The cylinder's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
 
+    /// Makes a cylinder with nothing recorded.
     public init() {}
 
     /// A diver's name for the gas: `Air`, `EAN32`, `EAN32.5`, `Tx18/45`, `O2`; `nil` when no
@@ -146,9 +173,6 @@ public struct Cylinder: Sendable, Hashable {
         return "EAN\(o)"
     }
 
-    /// The oxygen and helium percentages a gas's name states, the inverse of ``gasLabel``:
-    /// `Air`, `EAN32`, `Nitrox 32`, `NX32`, `32%`, `Tx18/45`, `Trimix 18/45`, `18/45`, `O2`;
-    /// `nil` for a name that states no mix.
     /// True when ``gasName`` says something the mix does not: a name such as `Deco 1`, or a
     /// mix's name for a cylinder whose fractions were not recorded. `EAN32` on a 32 % cylinder
     /// is only a spelling of its mix.
@@ -158,6 +182,9 @@ public struct Cylinder: Sendable, Hashable {
         return mix.oxygen != o2 || mix.helium != (helium ?? 0)
     }
 
+    /// The oxygen and helium percentages a gas's name states, the inverse of ``gasLabel``:
+    /// `Air`, `EAN32`, `Nitrox 32`, `NX32`, `32%`, `Tx18/45`, `Trimix 18/45`, `18/45`, `O2`;
+    /// `nil` for a name that states no mix.
     public static func mix(named name: String) -> (oxygen: Double, helium: Double)? {
         let v = name.lowercased().trimmingWhitespace()
         if v == "air" || v == "luft" || v == "air (21%)" { return (21, 0) }
@@ -170,6 +197,7 @@ public struct Cylinder: Sendable, Hashable {
     }
 }
 
+/// What a cylinder's gas is for.
 public enum CylinderRole: String, Sendable, Hashable { case bottom, deco, diluent, oxygen }
 
 /// Whether a cylinder is breathed alongside others (sidemount, doubles) or carried to be switched to.
@@ -180,22 +208,33 @@ public enum Abundance: String, Sendable, Hashable, CaseIterable { case few, many
 
 /// A species seen on a dive.
 public struct Sighting: Sendable, Hashable {
+    /// The species seen.
     public var speciesUUID: String
+    /// How many were seen; at most one of this and `abundance` is set.
     public var count: Int?
+    /// How many were seen, when not counted.
     public var abundance: Abundance?
+    /// The diver's notes about the sighting.
     public var notes: String?
+    /// The sighting's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes a sighting of this species, counted or not.
     public init(speciesUUID: String, count: Int? = nil) { self.speciesUUID = speciesUUID; self.count = count }
 }
 
 /// A person on a dive, and in what role.
 public struct PersonReference: Sendable, Hashable {
+    /// The person.
     public var personUUID: String
+    /// What the person was; `nil` when the source does not say.
     public var role: PersonRole?
+    /// The reference's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes a reference to this person in this role.
     public init(personUUID: String, role: PersonRole? = nil) { self.personUUID = personUUID; self.role = role }
 }
 
+/// What a person was to the diver on a dive, a trip or a course.
 public enum PersonRole: String, Sendable, Hashable { case buddy, guide, instructor, student, companion }
 
 extension Dive {

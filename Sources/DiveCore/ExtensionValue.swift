@@ -4,8 +4,11 @@
 public indirect enum ExtensionValue: Sendable, Hashable {
     /// One `"name": value` pair of an object.
     public struct Member: Sendable, Hashable {
+        /// The member's name, as written.
         public var name: String
+        /// The member's value.
         public var value: ExtensionValue
+        /// Makes the pair `name: value`.
         public init(_ name: String, _ value: ExtensionValue) { self.name = name; self.value = value }
     }
 

@@ -3,7 +3,9 @@
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file, as the user named it (`-` or `<stdin>` for standard input).
     public var file: String?
+    /// The 1-based line, for text formats.
     public var line: Int?
+    /// The 1-based column on ``line``.
     public var column: Int?
     /// A record path in the source, e.g. `dive/3/tankdata/1` or `$.dives[2]`.
     public var path: String?
@@ -12,6 +14,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// CSV column name or number, when the source is a table.
     public var field: String?
 
+    /// Makes a location from whichever parts are known.
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, path: String? = nil,
                 row: Int? = nil, field: String? = nil) {
         self.file = file; self.line = line; self.column = column; self.path = path
@@ -48,17 +51,20 @@ public enum FindingKind: String, Sendable, Hashable, CaseIterable, Codable {
 /// A recoverable observation about a conversion: collected, counted and reported, never
 /// thrown. Fatal problems are ``DiveError``s instead.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// Which of the four kinds the finding is: absent, inferred, resolved or dropped.
     public var kind: FindingKind
     /// A stable, dotted code such as `uddf.tankvolume-litres`. Scripts match on it.
     public var code: String
     /// One sentence a diver understands.
     public var message: String
+    /// Where in the source the finding points.
     public var location: SourceLocation
     /// Dives this finding says were not carried at all (a dive with no start a format needs,
     /// a damaged entry of an archive): a run with any is not a success (exit 1), though what
     /// was read is still written. Zero for a value not carried.
     public var lostDives = 0
 
+    /// Makes a finding of this kind and code, with its message and place; no dives lost.
     public init(_ kind: FindingKind, _ code: String, _ message: String, at location: SourceLocation) {
         self.kind = kind; self.code = code; self.message = message; self.location = location
     }
@@ -86,12 +92,15 @@ public struct DiveError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String
     /// One sentence a diver understands.
     public var message: String
+    /// Where in the source the error is.
     public var location: SourceLocation
 
+    /// Makes an error with this code and message, at this place.
     public init(_ code: String, _ message: String, at location: SourceLocation) {
         self.code = code; self.message = message; self.location = location
     }
 
+    /// The error as a compiler prints one: `file:line:col: error[code]: message`.
     public var description: String {
         var s = "\(location): error[\(code)]: "
         if let path = location.path, location.line == nil { s += "\(path): " }

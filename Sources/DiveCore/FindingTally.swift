@@ -13,6 +13,7 @@ public struct FindingTally: Sendable {
     private var entries: [Entry] = []
     private var index: [String: Int] = [:]
 
+    /// Makes an empty tally.
     public init() {}
 
     /// Counts one occurrence of the finding `key` names; `message` gets the count when the
@@ -27,6 +28,7 @@ public struct FindingTally: Sendable {
     /// How many times `key` was counted.
     public func count(_ key: String) -> Int { index[key].map { entries[$0].count } ?? 0 }
 
+    /// True when nothing was counted.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The findings, in the order their keys were first met.
@@ -34,6 +36,7 @@ public struct FindingTally: Sendable {
         entries.map { Finding($0.kind, $0.code, $0.message($0.count), at: $0.location) }
     }
 
+    /// Forgets every count, for the tally to be used again.
     public mutating func removeAll() {
         entries.removeAll()
         index.removeAll()

@@ -12,11 +12,13 @@ public enum SniffConfidence: Int, Sendable, Comparable {
     /// Only this format looks like this (its own root element, its magic bytes).
     case certain
 
+    /// Orders confidences from weakest to surest.
     public static func < (a: SniffConfidence, b: SniffConfidence) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// What a format's sniffer looks at: a file's first bytes, and what they say as XML or JSON.
 public struct SniffInput: Sendable {
+    /// Makes a sniffer's input from a file's first bytes and what they say as XML or JSON.
     public init(bytes: [UInt8], text: [UInt8], isWholeInput: Bool, xmlRoot: String?, xmlRootTag: String?, isJSON: Bool) {
         self.bytes = bytes; self.text = text; self.isWholeInput = isWholeInput
         self.xmlRoot = xmlRoot; self.xmlRootTag = xmlRootTag; self.isJSON = isJSON

@@ -31,6 +31,7 @@ public enum Identity {
         return String(decoding: tail, as: UTF8.self).lowercased()
     }
 
+    /// True when the bytes are a UUID in its 36-character text form (8-4-4-4-12 hex digits, either case).
     public static func isCanonicalUUID(_ b: [UInt8]) -> Bool {
         guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {

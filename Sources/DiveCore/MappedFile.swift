@@ -13,6 +13,7 @@ import Darwin
 /// reader checks that what it parses again ends where its first scan ended, which catches
 /// a file rewritten in place at the same size).
 public final class MappedFile {
+    /// The file's contents, mapped or copied; valid while the object lives.
     public let bytes: UnsafeRawBufferPointer
     private let mapping: UnsafeMutableRawPointer?
     /// The copy of an input that could not be mapped.
@@ -22,6 +23,8 @@ public final class MappedFile {
     private let meter = ProgressMeter.current
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
+    /// Opens the file at `path` (`-` for standard input) and maps it, or reads it into memory when it cannot be mapped; `displayName` names it in errors.
+    /// Throws a ``DiveError`` (`io.open`, `io.read`) when the file cannot be opened or read.
     public init(path: String, displayName: String) throws {
         let file = try InputFile(path: path, displayName: displayName)
         var status = stat()

@@ -9,12 +9,15 @@ import Darwin
 public struct ProgressSnapshot: Sendable, Hashable {
     /// Bytes of the inputs read so far, and in all (`nil` when not known: standard input).
     public var bytesRead = 0
+    /// Bytes of the inputs in all; `nil` when not known (standard input).
     public var bytesTotal: Int?
     /// Dives read so far, and in all when the job knows it beforehand (an export).
     public var dives = 0
+    /// Dives in all; `nil` when the job does not know it beforehand.
     public var divesTotal: Int?
     /// Files finished, of how many.
     public var filesDone = 0
+    /// Files the job reads in all.
     public var filesTotal = 0
     /// The file being read.
     public var file = ""
@@ -23,6 +26,7 @@ public struct ProgressSnapshot: Sendable, Hashable {
     /// True for the last report, made when the job is done.
     public var finished = false
 
+    /// Makes a snapshot of a job that has read nothing yet.
     public init() {}
 }
 
@@ -30,8 +34,11 @@ public struct ProgressSnapshot: Sendable, Hashable {
 /// the job starts, then at most once every `interval` seconds while it runs, and once more
 /// when it is done (with ``ProgressSnapshot/finished`` set).
 public struct JobProgress: Sendable {
+    /// Least seconds between two reports while the job runs.
     public var interval: Double
+    /// Called with each snapshot, on the job's thread.
     public var report: @Sendable (ProgressSnapshot) -> Void
+    /// Makes a callback reporting at most every `interval` seconds.
     public init(interval: Double = 0.1, report: @escaping @Sendable (ProgressSnapshot) -> Void) {
         self.interval = interval; self.report = report
     }
@@ -62,6 +69,8 @@ public final class ProgressMeter: @unchecked Sendable {
         return ProgressMeter(progress, bytesTotal: sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! }, files: files.count, divesTotal: divesTotal)
     }
 
+    /// Makes a meter reporting to `progress`, for a job reading `files` files of `bytesTotal` bytes in all (`nil` when not known) and, when it knows it beforehand, `divesTotal` dives.
+    /// ``make(_:files:divesTotal:)`` works out the byte total from the files' sizes.
     public init(_ progress: JobProgress, bytesTotal: Int?, files: Int, divesTotal: Int? = nil) {
         self.progress = progress
         start = Self.now()

@@ -1,7 +1,10 @@
 /// One device's record of one dive (§6.4a).
 public struct Recording: Sendable, Hashable {
+    /// The device that recorded the dive; `nil` when the source does not say.
     public var device: Device?
+    /// How the computer ran; `nil` when the source does not say.
     public var mode: RecordingMode?
+    /// The decompression model the device ran.
     public var decoModel: DecoModel?
     /// When this device's record started, where the source states one for it.
     public var startedAt: DiveDateTime?
@@ -9,17 +12,22 @@ public struct Recording: Sendable, Hashable {
     public var salinity: Salinity?
     /// Bar.
     public var surfacePressure: Double?
-    /// CNS oxygen toxicity at the start and end, percent.
+    /// CNS oxygen toxicity at the start, percent.
     public var cnsStart: Double?
+    /// CNS oxygen toxicity at the end, percent.
     public var cnsEnd: Double?
-    /// Oxygen tolerance units at the start and end.
+    /// Oxygen tolerance units at the start.
     public var otuStart: Double?
+    /// Oxygen tolerance units at the end.
     public var otuEnd: Double?
     /// The downloads this recording was read from.
     public var sourceFiles: [StoredFile] = []
+    /// The samples; `nil` when the source has none for this device.
     public var profile: Profile?
+    /// The recording's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
 
+    /// Makes a recording of this device with this profile; everything else unset.
     public init(device: Device? = nil, profile: Profile? = nil) { self.device = device; self.profile = profile }
 
     /// True when the recording describes something (§6.4a): a device, a profile or a readout.
@@ -41,14 +49,21 @@ public enum RecordingMode: String, Sendable, Hashable {
 
 /// The hardware that recorded a dive (§6.4b).
 public struct Device: Sendable, Hashable {
+    /// The maker, as the source names it.
     public var brand: String?
+    /// The model, as the source names it.
     public var model: String?
+    /// The serial number, as written.
     public var serial: String?
+    /// The firmware version, as written.
     public var firmware: String?
+    /// The name the diver or the device gives it, as written.
     public var name: String?
     /// The device's own dive counter (not the diver's dive number).
     public var diveNumber: Int?
+    /// The device's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes a device with nothing recorded.
     public init() {}
     /// True when no member is recorded.
     public var isEmpty: Bool {
@@ -63,7 +78,9 @@ public struct Device: Sendable, Hashable {
 
 /// The decompression model a device ran (§6.4c).
 public struct DecoModel: Sendable, Hashable {
+    /// The model's family (`buhlmann`, `vpm`), as the source or reader names it.
     public var algorithm: String?
+    /// The model's own name (`ZHL-16C`), as written.
     public var name: String?
     /// Whole percent.
     public var gfLow: Int?
@@ -71,7 +88,9 @@ public struct DecoModel: Sendable, Hashable {
     public var gfHigh: Int?
     /// The device's conservatism setting (negative is more liberal).
     public var conservatism: Int?
+    /// The model's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes a deco model with nothing recorded.
     public init() {}
     /// True when no member is recorded.
     public var isEmpty: Bool { algorithm == nil && name == nil && gfLow == nil && gfHigh == nil && conservatism == nil && extensions == nil }
@@ -87,20 +106,32 @@ public struct DecoModel: Sendable, Hashable {
 public struct Profile: Sendable, Hashable {
     /// Milliseconds; at least the last sample time of any channel.
     public var duration: Int = 0
+    /// Depth, centimetres.
     public var depth: Series?
+    /// The computer's decompression ceiling, centimetres.
     public var ceiling: Series?
+    /// Water temperature, hundredths of a °C.
     public var temperature: Series?
     /// One per cylinder with pressure telemetry, keyed by the cylinder's `gasNumber`.
     public var pressures: [PressureSeries] = []
+    /// No-decompression limit, seconds.
     public var ndl: Series?
+    /// Time to surface, seconds.
     public var tts: Series?
+    /// Partial pressure of oxygen, hundredths of a bar.
     public var ppo2: Series?
+    /// CNS oxygen toxicity, tenths of a percent.
     public var cns: Series?
+    /// Gradient factor, whole percent.
     public var gradientFactor: Series?
+    /// Surface gradient factor, whole percent.
     public var surfaceGradientFactor: Series?
+    /// Events at instants of the dive, in time order.
     public var events: [Event] = []
+    /// The profile's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
 
+    /// Makes an empty profile: no channel, no event, duration zero.
     public init() {}
 
     /// Number of distinct sample instants over all channels.
@@ -141,11 +172,17 @@ public struct Profile: Sendable, Hashable {
 
 /// A channel: parallel arrays of sample times (ms) and integer-scaled values.
 public struct Series: Sendable, Hashable {
+    /// Sample times, milliseconds from the start of the dive, increasing.
     public var times: [Int]
+    /// The readings, integer-scaled, one per time.
     public var values: [Int]
+    /// The channel's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes a channel of these times and values (parallel arrays of equal length).
     public init(times: [Int] = [], values: [Int] = []) { self.times = times; self.values = values }
+    /// The number of readings.
     public var count: Int { times.count }
+    /// True when the channel has no reading.
     public var isEmpty: Bool { times.isEmpty }
     /// Appends a reading.
     public mutating func append(_ time: Int, _ value: Int) { times.append(time); values.append(value) }
@@ -168,7 +205,9 @@ public struct Series: Sendable, Hashable {
 public struct PressureSeries: Sendable, Hashable {
     /// The cylinder's `gasNumber`.
     public var gasNumber: Int
+    /// The cylinder's pressure readings, tenths of a bar.
     public var series: Series
+    /// Makes a pressure channel for the cylinder with this gas number.
     public init(gasNumber: Int, series: Series = Series()) { self.gasNumber = gasNumber; self.series = series }
 }
 
@@ -176,17 +215,21 @@ public struct PressureSeries: Sendable, Hashable {
 public struct Event: Sendable, Hashable {
     /// Milliseconds from the start of the dive.
     public var time: Int
+    /// What happened; `nil` when only `label` says.
     public var type: EventType?
     /// For a gas switch, the cylinder switched to.
     public var gasNumber: Int?
     /// Free text; required when there is no `type`.
     public var label: String?
+    /// The event's DiveJSON `extensions`, carried untouched.
     public var extensions: ExtensionValue?
+    /// Makes an event at this time, in milliseconds from the start of the dive.
     public init(time: Int, type: EventType? = nil, gasNumber: Int? = nil, label: String? = nil) {
         self.time = time; self.type = type; self.gasNumber = gasNumber; self.label = label
     }
 }
 
+/// What kind of thing an event is (§6.6).
 public enum EventType: String, Sendable, Hashable, CaseIterable {
     case gasSwitch = "gas_switch", deepStop = "deep_stop", safetyStop = "safety_stop", bookmark
     case ascentRate = "ascent_rate", safetyStopMandatory = "safety_stop_mandatory"

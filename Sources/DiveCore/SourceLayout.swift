@@ -16,10 +16,14 @@ public struct SourceLayout: Sendable, Hashable {
     /// Lists the source wrote out empty, where the writer would leave the member out.
     public var emptyArrays: Set<String> = []
 
+    /// Makes an empty layout: the source spelled everything as umilog writes it.
     public init() {}
 
+    /// True when the source spelled nothing differently from umilog.
     public var isEmpty: Bool { memberOrders.isEmpty && texts.isEmpty && emptyArrays.isEmpty }
 
+    /// Layouts are presentation, not data: any two are equal.
     public static func == (a: SourceLayout, b: SourceLayout) -> Bool { true }
+    /// Hashes nothing, as any two layouts are equal.
     public func hash(into hasher: inout Hasher) {}
 }

@@ -4,11 +4,14 @@
 /// dropped. Each judgement comes with a finding the reader locates and prefixes with its
 /// format (`zero-max-depth` → `ssrf.zero-max-depth`).
 public struct SummaryDepths: Sendable {
+    /// The maximum depth, metres; `nil` when the log states none or the rule dropped it.
     public private(set) var max: Double?
+    /// The mean depth, metres; `nil` when the log states none or the rule dropped it.
     public private(set) var mean: Double?
     /// Which of the two figures a finding is about, so a reader locates it without reading
     /// its message.
     public enum Member: Sendable { case max, mean }
+    /// What the rule judged, in order: the figure, the finding's kind, its code without the format's prefix and its message.
     public private(set) var findings: [(member: Member, kind: FindingKind, code: String, message: String)] = []
 
     /// - Parameters:

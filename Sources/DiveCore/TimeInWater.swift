@@ -41,9 +41,13 @@ public enum TimeInWater {
 public enum FixChoice {
     /// One fix: its time on the profile's axis (ms), where it is, and its stated error (m).
     public struct Fix: Sendable, Hashable {
+        /// Milliseconds on the profile's time axis.
         public var time: Int
+        /// Where the fix puts the diver.
         public var position: Position
+        /// The fix's horizontal error as the format states it, metres; `nil` when it states none.
         public var error: Double?
+        /// Makes a fix at this time and place, with its stated error when known.
         public init(time: Int, position: Position, error: Double? = nil) {
             self.time = time; self.position = position; self.error = error
         }
@@ -52,11 +56,15 @@ public enum FixChoice {
     /// The fix taken on one side, and whether the rule passed over the nearest one for it
     /// (a `resolved` finding).
     public struct Choice: Sendable, Hashable {
+        /// The fix taken.
         public var fix: Fix
+        /// True when the rule took this fix over one nearer the split.
         public var passedOverNearest: Bool
     }
 
+    /// Milliseconds either side of the nearest fix within which a better one is looked for (40 s).
     public static let window = 40_000
+    /// The largest horizontal error, metres, a fix may state to be preferred over the nearest one.
     public static let errorBound = 10.0
 
     /// Where a dive splits into its descent and its last ascent: the time of its deepest depth
