@@ -127,6 +127,7 @@ public enum CSVUnit: String, Sendable, Hashable, CaseIterable, Codable {
     /// What it measures: two units convert only within one dimension.
     public enum Dimension: Sendable, Hashable { case length, temperature, pressure, time, volume, mass, ratio }
 
+    /// The dimension the unit measures.
     public var dimension: Dimension {
         switch self {
         case .metres, .feet: return .length
@@ -162,6 +163,7 @@ public enum CSVUnit: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// What one column was understood to hold.
 public struct CSVColumnMeaning: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The quantity the column holds.
     public var field: CSVField
     /// The unit the header states; `nil` when it states none (then the values, a preset or the
     /// field's default decide).
@@ -169,6 +171,7 @@ public struct CSVColumnMeaning: Sendable, Hashable, Codable, CustomStringConvert
     /// The cylinder a cylinder or pressure column belongs to, 1-based (`startpressure (2)`).
     public var index: Int?
 
+    /// Makes a meaning: this field, with the unit the header states and the cylinder it belongs to, when either is given.
     public init(_ field: CSVField, unit: CSVUnit? = nil, index: Int? = nil) {
         self.field = field; self.unit = unit; self.index = index
     }
@@ -178,13 +181,13 @@ public struct CSVColumnMeaning: Sendable, Hashable, Codable, CustomStringConvert
         "\(field.rawValue)\(index.map { "#\($0)" } ?? "")\(unit.map { ":\($0.rawValue)" } ?? "")"
     }
 
-    /// Reads `field[#index][:unit]`, the spelling of ``description``.
     /// False when the unit measures something else than the field holds (`max_depth:bar`).
     public var unitFits: Bool {
         guard let unit, let d = CSVColumnDictionary.dimension(of: field) else { return true }
         return unit.dimension == d
     }
 
+    /// Reads `field[#index][:unit]`, the spelling of ``description``; `nil` for an unknown field or unit, or an index that is not a positive number.
     public init?(mapping text: String) {
         var rest = Substring(text.trimmingWhitespace())
         var unit: CSVUnit?

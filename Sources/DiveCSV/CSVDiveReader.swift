@@ -12,6 +12,7 @@ public struct CSVReadOptions: Sendable, Hashable {
     /// A bad value stops the file instead of being reported and left out.
     public var strict: Bool
 
+    /// Makes options; every choice left out is the file's to decide (no date order, no start, no overrides, bad values reported).
     public init(dateOrder: DateOrder? = nil, startedAt: DiveDateTime? = nil,
                 columns: [String: CSVColumnMeaning] = [:], strict: Bool = false) {
         self.dateOrder = dateOrder; self.startedAt = startedAt; self.columns = columns; self.strict = strict
@@ -28,6 +29,7 @@ public struct CSVReadOptions: Sendable, Hashable {
 /// that cannot be read is left out and reported (with ``CSVReadOptions/strict``, it stops the
 /// file).
 public final class CSVDiveReader: DiveSource {
+    /// The records the file's dives refer to (sites, people, trips, gear), as read so far.
     public private(set) var header = LogbookHeader()
     /// What the file was understood to be.
     public let layout: CSVLayout
@@ -330,6 +332,7 @@ public final class CSVDiveReader: DiveSource {
         return CSVColumnShape.of(rows: rows, width: layout.columns.count, decimalMark: dialect.decimalMark)
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings
@@ -381,6 +384,7 @@ public final class CSVDiveReader: DiveSource {
         zeroColumns = []
     }
 
+    /// The next dive of the file; `nil` at its end. A value that cannot be read is reported, or with ``CSVReadOptions/strict`` thrown.
     public func next() throws -> Dive? {
         do {
             guard let dive = try nextDive() else {

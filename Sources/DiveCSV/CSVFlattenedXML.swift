@@ -24,6 +24,7 @@ public struct CSVFlattenedXML: Sendable, Hashable {
     public var formatIsRead: Bool
     /// The header names that are XML paths, and how many names the header has.
     public var pathNames: [String]
+    /// How many names the header has.
     public var columnCount: Int
 
     /// The table a header makes, when it is a flattened XML log's; else `nil`.

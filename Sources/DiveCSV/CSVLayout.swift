@@ -6,21 +6,28 @@ public struct CSVColumn: Sendable, Hashable {
     public enum Source: String, Sendable, Hashable { case user, preset, dictionary, none }
     /// The header's name, or the 1-based column number of a headerless table.
     public var name: String
+    /// The column's 0-based position in the row; negative (-1 the first) for a value taken from outside the table, a preamble line or a summary block.
     public var index: Int
+    /// What the column holds; `nil` when nothing says (the column is not carried).
     public var meaning: CSVColumnMeaning?
+    /// Where the meaning came from: the user, the export's preset, the header dictionary, or none.
     public var source: Source
 }
 
 /// One `key: value` the file states outside its table (a preamble line, a summary block).
 public struct CSVMetadata: Sendable, Hashable {
+    /// The label the file gives the value, as written.
     public var label: String
+    /// What the value is.
     public var meaning: CSVColumnMeaning
+    /// The value, as written.
     public var value: String
 }
 
 /// What a CSV file was understood to be, decided from its preamble, its header and its first
 /// row: the reader's plan, and what `umilog csv inspect` prints.
 public struct CSVLayout: Sendable {
+    /// Whether a row is a dive or a sample.
     public enum Kind: String, Sendable, Hashable {
         /// One row per dive.
         case summary
@@ -28,10 +35,13 @@ public struct CSVLayout: Sendable {
         case profile
     }
 
+    /// How the file is written: delimiter, decimal mark, encoding, preamble and header.
     public var dialect: CSVDialect
     /// The export this file was recognised as, if any.
     public var preset: CSVPreset?
+    /// Every column, in the file's order.
     public var columns: [CSVColumn]
+    /// Whether the table is a summary (one row per dive) or a profile (one row per sample).
     public var kind: Kind
     /// The day/month order of the dates, once decided.
     public var dateOrder: DateOrder?

@@ -19,6 +19,7 @@ public final class CSVProfileWriter {
     private let units: Units
     private var widths: Set<Int> = []
 
+    /// Makes a writer of profile rows to `body` in these units; the header row, whose width depends on the widest dive, is written at the end.
     public init(body: ByteSink, units: UnitSystem = .metric) {
         out = CSVBuffer(sink: body)
         self.units = Units(system: units)
@@ -162,6 +163,7 @@ public struct CSVRowPadder {
     private var count = 1
     private var pending: [UInt8] = []
 
+    /// Makes a padder writing records of `fields` fields to `sink`.
     public init(fields: Int, sink: ByteSink) {
         self.fields = fields
         self.sink = sink

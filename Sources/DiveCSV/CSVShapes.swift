@@ -4,6 +4,7 @@ import DiveCore
 /// shows of a table it cannot read, and what a headerless table's layout is recognised by
 /// (docs/csv-formats.md §10.18).
 public struct CSVColumnShape: Sendable, Hashable {
+    /// What a column's values look like.
     public enum Kind: String, Sendable, Hashable {
         /// Nothing in any row read.
         case empty
@@ -20,6 +21,7 @@ public struct CSVColumnShape: Sendable, Hashable {
         case text
     }
 
+    /// What every value in the column looks like.
     public var kind: Kind
     /// Rows read with a value in the column.
     public var count: Int

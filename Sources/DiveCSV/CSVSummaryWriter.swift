@@ -35,6 +35,7 @@ public final class CSVSummaryWriter {
         ]
     }
 
+    /// Makes a writer of one row per dive to `sink` in these units.
     public init(sink: ByteSink, units: UnitSystem = .metric) {
         out = CSVBuffer(sink: sink)
         self.units = Units(system: units)

@@ -12,18 +12,26 @@ public struct CSVCylinderCell: Sendable, Hashable {
     /// it or, failing that, the other's; `nil` units when neither states one.
     public var pressures: Pressures?
 
+    /// The two pressures of a cylinder cell and their units.
     public struct Pressures: Sendable, Hashable {
+        /// The start pressure, in `startUnit`.
         public var start: Double
+        /// The end pressure, in `endUnit`.
         public var end: Double
+        /// The start pressure's unit: written after it or, failing that, after the end pressure; `nil` when neither states one.
         public var startUnit: CSVUnit?
+        /// The end pressure's unit: written after it or, failing that, after the start pressure; `nil` when neither states one.
         public var endUnit: CSVUnit?
+        /// The pressures' text as written (`200->70bar`).
         public var text: String
     }
 }
 
 /// A position as degrees, minutes and seconds with hemispheres, read by ``CSVValues/position(_:)``.
 public struct CSVPosition: Sendable, Hashable {
+    /// Degrees north; negative is south.
     public var latitude: Double
+    /// Degrees east; negative is west.
     public var longitude: Double
 }
 

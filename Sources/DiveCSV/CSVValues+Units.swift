@@ -1,6 +1,8 @@
 /// One quantity of a cell that writes it in two units, as written (`31 ft` of `9.3 m / 31 ft`).
 public struct CSVWrittenQuantity: Sendable, Hashable {
+    /// The number as written, in ``unit``.
     public var value: Double
+    /// The unit written after the number.
     public var unit: CSVUnit
     /// The text it was read from, trimmed.
     public var text: String

@@ -261,18 +261,23 @@ extension CSVValues {
 /// `--date-order`. Dates with dots (`18.02.2026`) are day-first by the convention everyone who
 /// writes them follows, unless the column says otherwise.
 public struct DateOrderDecision: Sendable {
+    /// The first date seen with a day over 12 in first place, which says day-first.
     public private(set) var dayFirstEvidence: String?
+    /// The first date seen with a day over 12 in second place, which says month-first.
     public private(set) var monthFirstEvidence: String?
     private var yearFirstOnly = true
     private var dotted = false
+    /// Cells read as dates so far, a date with its month in words too (a date no order makes sense of is not counted).
     public private(set) var datesSeen = 0
     /// An ambiguous example, for the message.
     public private(set) var ambiguousExample: String?
     /// An ambiguous date written with dots (`1.8.2024`), for the message.
     public private(set) var dottedExample: String?
 
+    /// Makes a decision that has seen no date.
     public init() {}
 
+    /// Takes one cell of the date column into account.
     public mutating func observe(_ text: Substring) {
         guard let p = CSVValues.dateParts(text) else {
             // A month in a word says nothing of the order of the column's numeric dates.
