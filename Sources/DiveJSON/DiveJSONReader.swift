@@ -15,7 +15,9 @@ import DiveCore
 /// (DiveJSON's `dives` require `started_at`), are handed out after `dives`, and taken out of
 /// the header's extensions.
 public final class DiveJSONReader: DiveSource {
+    /// The file as findings and errors name it.
     public let displayName: String
+    /// The document's diver, records and source, read before the first dive.
     public private(set) var header = LogbookHeader()
     private var dives: [JSONNode] = []
     private var next_ = 0
@@ -57,6 +59,7 @@ public final class DiveJSONReader: DiveSource {
         readHeader()
     }
 
+    /// The next dive: the `dives` in order, then the undated dives umilog carried; `nil` after the last.
     public func next() throws -> Dive? {
         if let (file, marks) = deferred {
             while next_ < marks.count {
@@ -90,6 +93,7 @@ public final class DiveJSONReader: DiveSource {
         return nil
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

@@ -5,9 +5,12 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     /// A stable code: `divejson.schema.<keyword>` for the schema's, `divejson.<rule>` for the
     /// spec's rules the schema cannot express.
     public var code: String
+    /// The sentence a diver reads.
     public var message: String
+    /// Where in the document the problem is.
     public var location: SourceLocation
 
+    /// The issue as its ``diagnostic`` prints: `file:line:col: error[code]: path: message`.
     public var description: String { diagnostic.description }
 
     /// The issue as a validation diagnostic (every schema or rule violation is an error).

@@ -4,6 +4,7 @@ import DiveCore
 /// document order (DiveJSON's `format`/`version` rule is about order), numbers keep their
 /// exact text (so a value round-trips digit for digit).
 public struct JSONNode: Sendable, Hashable {
+    /// What the value is, and what it holds.
     public enum Value: Sendable, Hashable {
         case object([Member])
         case array([JSONNode])
@@ -16,15 +17,21 @@ public struct JSONNode: Sendable, Hashable {
 
     /// One `"name": value` pair.
     public struct Member: Sendable, Hashable {
+        /// The member's name, unescaped.
         public var name: String
+        /// The 1-based line of the member's name.
         public var line: Int
+        /// The 1-based column of the member's name.
         public var column: Int
+        /// The member's value.
         public var value: JSONNode
     }
 
+    /// The value.
     public var value: Value
     /// 1-based line and column of the value's first character.
     public var line: Int
+    /// 1-based column of the value's first character.
     public var column: Int
 
     /// The member named `name` (the first, if a document repeats it).
@@ -33,9 +40,13 @@ public struct JSONNode: Sendable, Hashable {
         return members.first { $0.name == name }?.value
     }
 
+    /// The object's members in document order; empty for any other value.
     public var members: [Member] { if case .object(let m) = value { return m } else { return [] } }
+    /// The array's elements in order; empty for any other value.
     public var elements: [JSONNode] { if case .array(let e) = value { return e } else { return [] } }
+    /// The string, unescaped; `nil` for any other value.
     public var string: String? { if case .string(let s) = value { return s } else { return nil } }
+    /// The number's text exactly as written; `nil` for any other value.
     public var numberText: String? { if case .number(let n) = value { return n } else { return nil } }
     /// The number as an integer when it is one — JSON Schema's sense, so `5520.0` and `5.52e3`
     /// are `5520` — else `nil`.
@@ -43,6 +54,7 @@ public struct JSONNode: Sendable, Hashable {
         guard case .number(let n) = value else { return nil }
         return DecimalNumber.exactInteger(n)
     }
+    /// True for an object.
     public var isObject: Bool { if case .object = value { return true } else { return false } }
 
     /// The JSON type's name, for messages.
@@ -69,11 +81,15 @@ public struct JSONNode: Sendable, Hashable {
 
 /// A member name that occurs twice in one object: most parsers keep the last silently.
 public struct DuplicateMember: Sendable, Hashable {
+    /// The repeated member's name.
     public var name: String
     /// JSON path of the object, e.g. `$.dives[0]`.
     public var path: String
+    /// The 1-based line of the repeated name.
     public var line: Int
+    /// The 1-based column of the repeated name.
     public var column: Int
+    /// The 1-based line where the name first occurs in the object.
     public var firstLine: Int
 }
 
@@ -93,6 +109,7 @@ public struct JSONParser {
 
     static let maximumDepth = 512
 
+    /// Makes a parser of `bytes` (a leading UTF-8 byte-order mark is skipped); `file` names the file in errors.
     public init(bytes: UnsafeRawBufferPointer, file: String) {
         self.bytes = bytes
         self.file = file

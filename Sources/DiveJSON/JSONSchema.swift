@@ -6,8 +6,11 @@ public struct SchemaViolation: Sendable, Hashable {
     public var keyword: String
     /// JSON path of the failing value (for `required`, of the object missing the member).
     public var path: String
+    /// The 1-based line of the failing value (of the member, for a member not allowed).
     public var line: Int
+    /// The 1-based column of the failing value (of the member, for a member not allowed).
     public var column: Int
+    /// A sentence saying what fails.
     public var message: String
 }
 
@@ -22,6 +25,7 @@ public final class JSONSchema {
     /// Where the evaluation is in the instance.
     private var path = JSONPath()
 
+    /// Makes an evaluator of this schema document.
     public init(_ schema: JSONNode) { root = schema }
 
     /// Every violation in `instance`; empty when it conforms.
