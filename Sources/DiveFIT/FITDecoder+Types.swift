@@ -55,6 +55,7 @@ public enum FITValue: Sendable, Hashable {
     case float(Double)
     case string(String)
 
+    /// The value as an unsigned integer; `nil` for a negative, a float or a string.
     public var uintValue: UInt64? {
         switch self {
         case .uint(let v): v
@@ -63,6 +64,7 @@ public enum FITValue: Sendable, Hashable {
         }
     }
 
+    /// The value as a signed integer; `nil` for one past `Int64.max`, a float or a string.
     public var intValue: Int64? {
         switch self {
         case .sint(let v): v
@@ -71,6 +73,7 @@ public enum FITValue: Sendable, Hashable {
         }
     }
 
+    /// The value as a number, whatever its integer or float type; `nil` for a string.
     public var doubleValue: Double? {
         switch self {
         case .uint(let v): Double(v)
@@ -80,19 +83,23 @@ public enum FITValue: Sendable, Hashable {
         }
     }
 
+    /// The text of a string value; `nil` for a number.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 }
 
 /// One field of a data message: its number and base type from the definition, the raw bytes,
 /// and the decoded elements (an element equal to its type's invalid sentinel is nil).
 public struct FITField: Sendable, Hashable {
+    /// The field definition number within its message (253 is the timestamp).
     public var number: UInt8
     /// The base type the definition names; nil when its number is not one the protocol
     /// defines (the field is then decoded as `byte`s).
     public var baseType: FITBaseType?
     /// The base type byte exactly as the definition gives it.
     public var baseTypeByte: UInt8
+    /// True when the message's definition says big-endian (its architecture byte is 1).
     public var bigEndian: Bool
+    /// The field's bytes exactly as in the input.
     public var bytes: [UInt8]
     /// The elements: one for a scalar, several for an array. A `string` field is one element
     /// (the text up to its first NUL; nil when empty). A `byte` field is invalid only when
@@ -105,6 +112,7 @@ public struct FITField: Sendable, Hashable {
     /// True when the field holds more than one element.
     public var isArray: Bool { values.count > 1 }
 
+    /// Makes a field from its definition and bytes, decoding its elements.
     public init(number: UInt8, baseTypeByte: UInt8, bigEndian: Bool, bytes: [UInt8]) {
         self.number = number
         self.baseTypeByte = baseTypeByte
@@ -160,8 +168,11 @@ public struct FITField: Sendable, Hashable {
 /// A developer data field of a data message, kept as its raw bytes: what they mean is given by
 /// `field_description` messages (global 206), which the layer above reads.
 public struct FITDeveloperField: Sendable, Hashable {
+    /// The developer field's number, as its `field_description` defines it.
     public var number: UInt8
+    /// Which developer's fields these are: the `developer_data_index` of its definitions.
     public var developerIndex: UInt8
+    /// The field's bytes exactly as in the input.
     public var bytes: [UInt8]
 }
 
@@ -171,7 +182,9 @@ public struct FITMessage: Sendable, Hashable {
     public var globalNumber: UInt16
     /// The local message type (0–15) the message was written under.
     public var localType: UInt8
+    /// The message's fields, in definition order.
     public var fields: [FITField]
+    /// The message's developer data fields, in definition order.
     public var developerFields: [FITDeveloperField]
     /// Byte offset of the message's record header in the input.
     public var offset: Int
@@ -194,7 +207,9 @@ public struct FITMessage: Sendable, Hashable {
 /// One data message as the decoder walks past it: what it is and where, its fields left in
 /// the input (``FITDecoder/value(_:)`` reads them until the next frame).
 public struct FITFrame: Sendable, Hashable {
+    /// The global message number (0 `file_id`, 20 `record`, 18 `session`, …).
     public var globalNumber: UInt16
+    /// The local message type (0–15) the message was written under.
     public var localType: UInt8
     /// Byte offset of the message's record header in the input.
     public var offset: Int
@@ -202,6 +217,7 @@ public struct FITFrame: Sendable, Hashable {
     public var index: Int
     /// 0-based position of its FIT file in a chain.
     public var fileIndex: Int
+    /// True when the record header was a compressed-timestamp header.
     public var hasCompressedTimestamp: Bool
     /// Field 253, else the time a compressed-timestamp header resolves to.
     public var timestamp: UInt32?
@@ -211,8 +227,11 @@ public struct FITFrame: Sendable, Hashable {
 public struct FITFileHeader: Sendable, Hashable {
     /// Byte offset of the header in the input (non-zero for the second file of a chain).
     public var offset: Int
+    /// The header's length in bytes: 12, or 14 with a header CRC.
     public var headerSize: Int
+    /// The protocol version byte: major version in the high nibble, minor in the low (`0x20` is 2.0).
     public var protocolVersion: UInt8
+    /// The profile version number as the header gives it, unscaled.
     public var profileVersion: UInt16
     /// Bytes of records after the header, before the 2-byte file CRC.
     public var dataSize: Int
@@ -222,7 +241,9 @@ public struct FITFileHeader: Sendable, Hashable {
 
 /// FIT's CRC-16 (the nibble table of the protocol).
 public struct FITCRC: Sendable {
+    /// The CRC of the bytes given so far.
     public private(set) var value: UInt16 = 0
+    /// Makes a CRC of no bytes (0).
     public init() {}
 
     private static let table: [UInt16] = [
@@ -230,6 +251,7 @@ public struct FITCRC: Sendable {
         0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
     ]
 
+    /// Adds one byte to the CRC.
     public mutating func update(_ byte: UInt8) {
         var crc = value
         var tmp = Self.table[Int(crc & 0xF)]
@@ -241,8 +263,10 @@ public struct FITCRC: Sendable {
         value = crc
     }
 
+    /// Adds these bytes to the CRC, in order.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { for b in bytes { update(b) } }
 
+    /// The CRC of these bytes.
     public static func compute<S: Sequence>(_ bytes: S) -> UInt16 where S.Element == UInt8 {
         var crc = FITCRC()
         for b in bytes { crc.update(b) }

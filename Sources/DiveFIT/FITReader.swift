@@ -88,11 +88,13 @@ public final class FITReader: DiveSource {
         }
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings
     }
 
+    /// The next dive of the file (a chain's files in order); `nil` after the last.
     public func next() throws -> Dive? {
         while readyHead == ready.count {
             if finished { return nil }
