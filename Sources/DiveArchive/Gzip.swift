@@ -2,6 +2,7 @@
 /// uses: the header is stepped over by its flags and the deflate stream inflated raw, so the
 /// trailer's CRC is not checked (Shearwater Cloud exports with zeroed trailers exist).
 public enum Gzip {
+    /// Why a gzip member could not be inflated.
     public enum Failure: Error, Equatable {
         /// Not a gzip member: the message says what is wrong.
         case notGzip(String)

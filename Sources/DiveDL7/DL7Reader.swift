@@ -66,6 +66,7 @@ public final class DL7Reader: DiveSource {
         try readFileHeader()
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll(keepingCapacity: true) }
         return findings

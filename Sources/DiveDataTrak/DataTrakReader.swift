@@ -15,6 +15,7 @@ public final class DataTrakReader: DiveSource {
     /// The largest file read.
     public static let maxBytes = 16 << 20
 
+    /// The file as findings and errors name it.
     public let displayName: String
     public internal(set) var header = LogbookHeader()
     /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
@@ -63,6 +64,7 @@ public final class DataTrakReader: DiveSource {
                                 at: SourceLocation(file: name, path: "byte 2")))
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

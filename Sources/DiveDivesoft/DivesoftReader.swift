@@ -13,6 +13,7 @@ public enum Divesoft {
         if b.starts(with: Array("DiVE".utf8)) { return 64 }
         return nil
     }
+    /// True when the bytes open with a Divesoft header's magic (`DivE` or `DiVE`).
     public static func sniff(_ bytes: some Collection<UInt8>) -> Bool { headerSize(bytes) != nil }
 
     /// CRC-16 as the header's checksum is computed: reflected, polynomial 0xA001, start 0xFFFF.
@@ -57,6 +58,7 @@ struct DivesoftMix: Equatable {
 /// (`divesoft.not-carried`, located by byte offset); a header whose checksum fails, or a last
 /// record cut short, is an error naming the byte.
 public final class DivesoftReader: DiveSource {
+    /// The source format and its header version (1 or 2); a Divesoft file holds no records beyond its dive.
     public private(set) var header = LogbookHeader()
     let displayName: String
     let file: MappedFile
@@ -67,6 +69,7 @@ public final class DivesoftReader: DiveSource {
     var notCarried: [(what: String, count: Int, offset: Int)] = []
     var notCarriedIndex: [String: Int] = [:]
 
+    /// Opens the `.dlf` file at `path`; `displayName` names it in findings and errors (`path` when `nil`).
     public convenience init(path: String, displayName: String? = nil) throws {
         let name = displayName ?? path
         try self.init(file: MappedFile(path: path, displayName: name), displayName: name)
@@ -98,11 +101,13 @@ public final class DivesoftReader: DiveSource {
         header.sourceVersion = size == 32 ? "1" : "2"
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings
     }
 
+    /// The file's one dive; `nil` on the second call.
     public func next() throws -> Dive? {
         guard !done else { return nil }
         done = true

@@ -15,6 +15,7 @@ internal import GRDB
 public final class DivingLogDBReader: DiveSource {
     /// The file name diagnostics use.
     public let displayName: String
+    /// The sites and buddies the database's dives refer to, as read so far.
     public var header: LogbookHeader { builder.header }
 
     private let file: SQLiteLogbookFile
@@ -73,6 +74,7 @@ public final class DivingLogDBReader: DiveSource {
     private var hasTank = false
     private var hasDeleted = false
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { builder.findings.removeAll() }
         return builder.findings

@@ -11,10 +11,12 @@ import DiveXML
 /// The same dive gives the same bytes. Every channel is thinned to at most two points a
 /// pixel column (``Decimation``), so a profile of any length draws a path of bounded size.
 public struct ProfilePlot {
-    /// Width and height of the drawing, pixels.
+    /// Width of the drawing, pixels (at least 320).
     public var width: Int
+    /// Height of the drawing, pixels (at least 240).
     public var height: Int
 
+    /// Makes a plot of this size; a width under 320 or a height under 240 pixels is raised to it.
     public init(width: Int = 960, height: Int = 540) {
         self.width = max(width, 320); self.height = max(height, 240)
     }

@@ -23,5 +23,6 @@ extension SSRF {
 }
 
 extension SSRFWriter: DiveWriter {
+    /// True: dives are spooled and the document written at ``SSRFWriter/finish(header:to:replayingBody:)``, its head first.
     public var spoolsBody: Bool { true }
 }

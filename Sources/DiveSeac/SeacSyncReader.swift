@@ -15,6 +15,7 @@ internal import GRDB
 public final class SeacSyncReader: DiveSource {
     /// The file name diagnostics use.
     public let displayName: String
+    /// The source format; the reader adds no records beside the dives.
     public private(set) var header = LogbookHeader()
     /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
     package var samplesPerDive = InputLimits.samplesPerDive
@@ -62,6 +63,7 @@ public final class SeacSyncReader: DiveSource {
         }
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

@@ -17,6 +17,7 @@ internal import GRDB
 public final class ShearwaterDBReader: DiveSource {
     /// The file name diagnostics use.
     public let displayName: String
+    /// The sites and buddies the database's dives refer to, as read so far.
     public private(set) var header = LogbookHeader()
     /// The most samples one dive keeps (``InputLimits/samplesPerDive``); tests lower it.
     package var samplesPerDive = InputLimits.samplesPerDive
@@ -67,6 +68,7 @@ public final class ShearwaterDBReader: DiveSource {
         }
     }
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

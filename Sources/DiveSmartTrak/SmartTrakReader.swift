@@ -16,6 +16,7 @@ public final class SmartTrakReader: DiveSource {
     /// The namespace of the ids this reader mints: uuid5(NAMESPACE_URL, "https://umilog.example/ns/smarttrak"), frozen.
     public static let namespace = "28af86cd-a995-5c98-bcce-5c87cafb9083"
 
+    /// The file as findings and errors name it.
     public let displayName: String
     public internal(set) var header = LogbookHeader()
 
@@ -93,6 +94,7 @@ public final class SmartTrakReader: DiveSource {
     private var expectedDives = 0
     private var divesRead = 0
 
+    /// What the reader found since the last call, in order.
     public func takeFindings() -> [Finding] {
         defer { findings.removeAll() }
         return findings

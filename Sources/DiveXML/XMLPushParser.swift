@@ -13,9 +13,13 @@ import Darwin
 /// A class rather than a protocol so that the parser calls it through a guaranteed reference
 /// and a vtable: no existential, no reference counting per event.
 open class XMLEventHandler {
+    /// Makes a handler that ignores every event; a subclass overrides the ones it needs.
     public init() {}
+    /// Called at each start tag with the element's local name and attributes.
     open func startElement(_ localName: UnsafePointer<UInt8>, _ attributes: XMLAttributes) {}
+    /// Called at each end tag with the element's local name (an empty element gets one too).
     open func endElement(_ localName: UnsafePointer<UInt8>) {}
+    /// Called with a run of character data; one text node may arrive in several runs.
     open func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
 }
 
