@@ -60,6 +60,7 @@ public struct SniffInput: Sendable {
 /// then writes the whole document to `target`, the spooled dives handed over by
 /// `replayingBody`. One that does not writes straight to its output and `finish` ends it there.
 public protocol DiveWriter: AnyObject {
+    /// True when the writer spools its dives and writes the document at ``finish(header:to:replayingBody:)``; false when it writes straight to its output.
     var spoolsBody: Bool { get }
     /// Writes one dive; `header` holds the records it references.
     func write(_ dive: Dive, header: LogbookHeader) throws

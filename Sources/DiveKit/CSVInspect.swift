@@ -1,7 +1,9 @@
 /// What `umilog csv inspect` shows of a CSV file: how it is written, which export it is, what
 /// every column was understood to hold, the date order, and the first dives as read.
 public struct CSVInspection: Sendable {
+    /// The file as the user named it.
     public var file: String
+    /// How the file is written (dialect, export preset, table kind) and what each column was understood to hold.
     public var layout: CSVLayout
     /// The first dives, as the reader made them.
     public var dives: [Dive]

@@ -15,10 +15,14 @@ import DiveJSON
 /// `field[#cylinder][:unit]` (`start_pressure#2:bar`). `schemas/csv-mapping.schema.json`
 /// describes the document.
 public struct CSVMapping: Sendable {
+    /// The `format` member a mapping document carries.
     public static let formatName = "umilog-csv-mapping"
+    /// Each mapped column's header (or 1-based number, headerless) and what it holds, in the document's order.
     public var columns: [(name: String, meaning: CSVColumnMeaning)]
+    /// The date order the mapping fixes; `nil` when it leaves it to the file.
     public var dateOrder: DateOrder?
 
+    /// Makes a mapping of these columns and this date order.
     public init(columns: [(name: String, meaning: CSVColumnMeaning)] = [], dateOrder: DateOrder? = nil) {
         self.columns = columns; self.dateOrder = dateOrder
     }

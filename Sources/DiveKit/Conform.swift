@@ -9,17 +9,24 @@ import Glibc
 public struct ConformFailure: Sendable {
     /// The case, relative to the corpus (`invalid/tag-empty.divejson`, `uddf/gear.uddf`).
     public var file: String
+    /// Why the case failed: the error, or the problems found, as text.
     public var reason: String
 }
 
 /// What walking a conformance corpus found, section by section.
 public struct ConformReport: Sendable {
+    /// One part of the corpus (`valid`, `invalid`, `write/uddf`, a pair directory) and how many of its cases passed.
     public struct Section: Sendable {
+        /// The section's name: its directory, or `write/` and the format written.
         public var name: String
+        /// Cases that passed.
         public var passed = 0
+        /// Cases in the section.
         public var total = 0
     }
+    /// The sections walked, in order.
     public var sections: [Section] = []
+    /// Every case that did not pass.
     public var failures: [ConformFailure] = []
     /// Problems with the corpus's shape: pair directories for formats umilog does not read.
     public var shapeErrors: [String] = []

@@ -19,6 +19,7 @@ public struct ConvertOptions: Sendable {
     /// (`io.output-is-directory`); a symbolic link is followed; a device or FIFO is written
     /// directly (see `AtomicFile`).
     public var output: String?
+    /// Metric or imperial units for the formats that choose (CSV).
     public var units: UnitSystem
     /// The `exported_at` of DiveJSON output; `nil` for now (see ``exportTimestamp()``).
     public var exportedAt: String?
@@ -29,6 +30,7 @@ public struct ConvertOptions: Sendable {
     /// Reports how far the job has got (bytes read, dives), for a progress line.
     public var progress: JobProgress?
 
+    /// Makes options for converting to `to`; the rest as `convert`'s defaults (sniffed input, standard output, metric, now).
     public init(to: FileFormat, from: FileFormat? = nil, output: String? = nil, units: UnitSystem = .metric, exportedAt: String? = nil,
                 dateOnlyStart: DateOnlyStart = .bare) {
         self.to = to; self.from = from; self.output = output; self.units = units; self.exportedAt = exportedAt
@@ -40,8 +42,11 @@ public struct ConvertOptions: Sendable {
 public struct InputReport: Sendable {
     /// The input as the user named it.
     public var path: String
+    /// The format the input was read as; `nil` when it could not be told.
     public var format: FileFormat?
+    /// Dives read from the input.
     public var dives = 0
+    /// What reading and writing the input found, in order.
     public var findings: [Finding] = []
     /// The fatal error that stopped this input, if any.
     public var error: DiveError?
@@ -50,11 +55,13 @@ public struct InputReport: Sendable {
     /// Dives of this input its findings say were not carried at all.
     public var lostDives: Int { findings.reduce(0) { $0 + $1.lostDives } }
 
+    /// Makes an empty report for the input at `path`.
     public init(path: String) { self.path = path }
 }
 
 /// What `convert` did, input by input.
 public struct ConversionReport: Sendable {
+    /// One report per input, in the order read.
     public var inputs: [InputReport] = []
     /// Files a directory walk passed over: not dive logs umilog reads (named, with why).
     public var skipped: [SkippedFile] = []

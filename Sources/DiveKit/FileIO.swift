@@ -7,11 +7,15 @@ import Darwin
 
 /// Writes bytes to a file descriptor (standard output is `FileSink(fd: 1, path: "-")`).
 public final class FileSink: ByteSink {
+    /// The file descriptor written to; the sink does not close it.
     public let fd: Int32
+    /// The path errors name (`-` for standard output).
     public let path: String
 
+    /// Makes a sink writing to `fd`, named `path` in errors.
     public init(fd: Int32, path: String) { self.fd = fd; self.path = path }
 
+    /// Writes every byte, retrying after an interruption; throws `io.write` when the descriptor refuses them.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {

@@ -23,6 +23,7 @@ import DiveUDDF
 
 /// A dive-log format umilog knows by name: a registry entry's `--from`/`--to` value.
 public struct FileFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The format's registry id (`uddf`, `csv-profile`).
     public let rawValue: String
 
     /// The format of this name, when the registry has one that umilog reads or writes. DiveJSON's
@@ -38,11 +39,16 @@ public struct FileFormat: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Formats other code names: the three umilog's own features are built on.
     public static let uddf = FileFormat(id: "uddf")
+    /// CSV, one row per dive.
     public static let csv = FileFormat(id: "csv")
+    /// CSV, one row per profile sample.
     public static let csvProfile = FileFormat(id: "csv-profile")
+    /// DiveJSON.
     public static let json = FileFormat(id: "json")
 
+    /// The registry id.
     public var description: String { rawValue }
+    /// Orders formats by registry id.
     public static func < (a: FileFormat, b: FileFormat) -> Bool { a.rawValue < b.rawValue }
 
     /// The registry's entry for this format.
@@ -60,16 +66,19 @@ public struct FileFormat: RawRepresentable, Hashable, Sendable, CustomStringConv
 public struct ReadOptions: Sendable {
     /// What a CSV input does not say (date order, a profile's start, column meanings).
     public var csv = CSVReadOptions()
+    /// Makes read options with these CSV choices.
     public init(csv: CSVReadOptions = CSVReadOptions()) { self.csv = csv }
 }
 
 /// What a writer may need beside the dives.
 public struct WriteOptions: Sendable {
+    /// Metric or imperial units for the formats that choose (CSV).
     public var units: UnitSystem = .metric
     /// The export instant written into the document.
     public var exportedAt: String
     /// How UDDF output spells a dive logged with a date and no time.
     public var dateOnlyStart: DateOnlyStart = .bare
+    /// Makes write options with this export instant, these units and this spelling of date-only starts.
     public init(units: UnitSystem = .metric, exportedAt: String, dateOnlyStart: DateOnlyStart = .bare) {
         self.units = units; self.exportedAt = exportedAt; self.dateOnlyStart = dateOnlyStart
     }
@@ -113,6 +122,7 @@ public struct FormatEntry: Sendable {
 /// The formats umilog knows: what it reads, what it writes, and what it recognises but does not
 /// read yet (named, so a diver learns what the file is).
 public enum FormatRegistry {
+    /// Every entry, in registry order: the formats umilog reads or writes, then those it only recognises.
     public static let all: [FormatEntry] = [
         FormatEntry("uddf", "UDDF", ext: "uddf", sniff: { $0.root == "uddf" ? .certain : .none },
                     open: { path, name, _ in try UDDFReader(path: path, displayName: name) },
@@ -227,7 +237,9 @@ final class DiveJSONDocumentWriter: DiveWriter {
 }
 
 extension CSVSummaryWriter: DiveWriter {
+    /// False: the summary table writes each dive's row as it comes.
     public var spoolsBody: Bool { false }
+    /// Ends the table: writes the header row if no dive did, and flushes; nothing was spooled, so `replayingBody` is not called.
     public func finish(header: LogbookHeader, to target: ByteSink, replayingBody: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         try finish()
     }

@@ -1,17 +1,28 @@
 /// A short account of one dive-log file.
 public struct InspectSummary: Sendable {
+    /// The file as the user named it.
     public var path: String
+    /// The format the file was read as.
     public var format: FileFormat
+    /// The format's own version, when the file states one (UDDF's `@version`).
     public var formatVersion: String?
+    /// The program that wrote the file, when the file says.
     public var generator: Generator?
+    /// Dives in the file.
     public var dives = 0
+    /// The earliest dive start, by wall clock; `nil` when no dive has a start.
     public var firstStart: DiveDateTime?
+    /// The latest dive start, by wall clock; `nil` when no dive has a start.
     public var lastStart: DiveDateTime?
+    /// The deepest dive: its maximum depth in metres, its number and its start; `nil` when no dive records a maximum depth.
     public var deepest: (depth: Double, dive: Int?, start: DiveDateTime?)?
+    /// The longest dive: its submerged time in seconds, its number and its start; `nil` when no dive records one.
     public var longest: (seconds: Int, dive: Int?, start: DiveDateTime?)?
     /// Sample instants over every dive's primary profile.
     public var samples = 0
+    /// Dives with no start date.
     public var dateless = 0
+    /// What reading the file found.
     public var findings: [Finding] = []
 }
 

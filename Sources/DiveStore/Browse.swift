@@ -8,11 +8,13 @@ public struct DiveListQuery: Sendable, Hashable {
     /// Dives at a site whose name or an alias holds every word of this (case, accents and
     /// punctuation folded; a log site matched to a catalog site answers to both names).
     public var site: String?
-    /// Dives on or after / on or before these days.
+    /// Dives on or after this day.
     public var since: LocalDate?
+    /// Dives on or before this day; with `since`, a closed range.
     public var until: LocalDate?
     /// At most this many, the earliest first; nil for all.
     public var limit: Int?
+    /// Makes a query; every criterion left `nil` matches all dives.
     public init(site: String? = nil, since: LocalDate? = nil, until: LocalDate? = nil, limit: Int? = nil) {
         self.site = site; self.since = since; self.until = until; self.limit = limit
     }
@@ -20,7 +22,9 @@ public struct DiveListQuery: Sendable, Hashable {
 
 /// A dive as a list shows it.
 public struct DiveListItem: Sendable, Hashable {
+    /// The dive's id (its UUID), which `show` and export take.
     public var id: String
+    /// The diver's own dive number; `nil` when the source gave none.
     public var number: Int?
     /// The day, `YYYY-MM-DD`; nil for an undated dive.
     public var date: String?
@@ -28,6 +32,7 @@ public struct DiveListItem: Sendable, Hashable {
     public var startTime: String?
     /// The UTC offset as recorded (`+02:00`).
     public var utcOffset: String?
+    /// The name of the dive's primary site; `nil` when it has none.
     public var siteName: String?
     /// Metres.
     public var maxDepth: Double?
@@ -41,16 +46,21 @@ public struct DiveListItem: Sendable, Hashable {
 
 /// A species as a search shows it, with how many of the logbook's sightings are of it.
 public struct SpeciesSummary: Sendable, Hashable {
+    /// The species' id (a UUID).
     public var id: String
+    /// The Latin name, when known.
     public var scientificName: String?
+    /// The common name, when known.
     public var commonName: String?
     /// `catalog` (the bundled catalog) or `log` (named by an imported dive log).
     public var kind: String
+    /// How many of the logbook's sightings are of this species.
     public var sightings: Int
 }
 
 /// A site and how far it lies from a point.
 public struct SiteDistance: Sendable, Hashable {
+    /// The site.
     public var site: SiteSummary
     /// Metres, along the Earth's surface (a sphere of radius 6 371 km).
     public var distance: Double
