@@ -81,7 +81,7 @@ public struct ConversionReport: Sendable {
 /// (`AtomicFile`: unnamed until then, so not even a killed run leaves one behind).
 ///
 /// - Parameters:
-///   - inputs: the files to read (`-`: standard input), each in the format its bytes say.
+///   - given: the files to read (`-`: standard input), each in the format its bytes say.
 ///   - options: the output format and where it goes, and how inputs are read.
 ///   - standardOutput: where `-o -` (or no `-o`) writes.
 public func convert(inputs given: [String], options: ConvertOptions, standardOutput: ByteSink) -> ConversionReport {

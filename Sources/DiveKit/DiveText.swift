@@ -2,7 +2,7 @@ import DiveCore
 
 /// One dive in full as `umilog show` prints it (the app's Dive detail screen, headless): when
 /// and where, depth and time, water, gases, computer, people, species, tags, notes, and a text
-/// profile sparkline. Numbers as ``HumanNumbers`` gives them; a value the dive does not record
+/// profile sparkline. Numbers as `HumanNumbers` gives them; a value the dive does not record
 /// is left out, never shown as 0.
 public func renderDive(_ d: Dive, header: LogbookHeader, sparklineWidth: Int = 60) -> [String] {
     var lines: [String] = []

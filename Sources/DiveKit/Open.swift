@@ -4,7 +4,7 @@ import DiveCSV
 /// (or the one asked for), and that format's streaming reader, which it hands dives out of.
 ///
 /// It is a `DiveSource`: read it with ``next()`` until `nil`, taking the
-/// findings as you go, or give it to ``convert(source:name:options:standardOutput:)``.
+/// findings as you go, or give it to ``convert(source:name:divesTotal:options:standardOutput:)``.
 public final class DiveLogFile: DiveSource {
     /// The file as it was named (`-` for standard input).
     public let path: String

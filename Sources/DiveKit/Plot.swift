@@ -13,10 +13,15 @@ public enum PlotChoiceError: Error, Equatable {
 }
 
 /// Draws one dive of the dive log at `path` (any format umilog reads, `-` for standard input)
-/// as an SVG profile (see ``ProfilePlot``).
+/// as an SVG profile (see `ProfilePlot`).
 ///
-/// - Parameter position: the dive's 1-based place in the file; `nil` for a file of one dive.
-/// - Throws: ``PlotChoiceError`` for a missing or out-of-range `position`; a ``DiveError``
+/// - Parameters:
+///   - path: the dive log to read (`-`: standard input).
+///   - forced: the format to read it as; `nil` for the format its bytes say.
+///   - position: the dive's 1-based place in the file; `nil` for a file of one dive.
+///   - csv: what a CSV input does not say (date order, a profile's start, column meanings).
+///   - plot: the drawing's size.
+/// - Throws: ``PlotChoiceError`` for a missing or out-of-range `position`; a `DiveError`
 ///   for a file that cannot be read, holds no dive (`plot.no-dives`) or whose dive has no
 ///   profile (`plot.no-profile`).
 public func plotDive(path: String, format forced: FileFormat? = nil, position: Int?, csv: CSVReadOptions = CSVReadOptions(),
@@ -44,7 +49,7 @@ public func plotDive(path: String, format forced: FileFormat? = nil, position: I
 /// Draws the dive a logbook holds under `number`, read through `source` (a logbook export
 /// scoped to that number).
 ///
-/// - Throws: a ``DiveError`` located at `name`: `plot.no-such-dive` when no dive has the
+/// - Throws: a `DiveError` located at `name`: `plot.no-such-dive` when no dive has the
 ///   number, `plot.ambiguous-dive` when several have it, `plot.no-profile`.
 public func plotDive(source: any DiveSource, name: String, number: Int, plot: ProfilePlot = ProfilePlot()) throws -> [UInt8] {
     var dives: [Dive] = []
@@ -61,7 +66,11 @@ public func plotDive(source: any DiveSource, name: String, number: Int, plot: Pr
 /// Writes a plot's SVG to `output` (standard output when `nil` or `-`) whole or not at all,
 /// or, with `png`, the PNG `rsvg-convert` (librsvg) renders of it.
 ///
-/// - Parameter searchPath: where `rsvg-convert` is looked for (`PATH` when `nil`).
+/// - Parameters:
+///   - svg: the drawing, as `ProfilePlot` makes it (``plotDive(path:format:position:csv:plot:)``).
+///   - output: the file to write; `nil` or `-` for standard output.
+///   - png: true to write the PNG `rsvg-convert` renders instead of the SVG.
+///   - searchPath: where `rsvg-convert` is looked for (`PATH` when `nil`).
 /// - Throws: `plot.no-renderer` when `rsvg-convert` is not there, `plot.render-failed` when it
 ///   fails; `io.*` when the output cannot be written.
 public func writePlot(_ svg: [UInt8], to output: String?, png: Bool, searchPath: String? = nil) throws {
