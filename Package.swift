@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "DiveDivesoftTests", dependencies: ["DiveDivesoft", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveSeacTests", dependencies: ["DiveSeac", "DiveCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DivePlotTests", dependencies: ["DivePlot", "DiveKit", "DiveCore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "UmilogCLITests", dependencies: ["DiveKit", "DiveStore", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ],
     swiftLanguageModes: [.v6]
 )
