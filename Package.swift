@@ -61,6 +61,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "make-logbook", dependencies: ["DiveCore"]),
+        // scripts/bench-logbook.sh: the logbook at 20,000 dives, timed (not part of the test run).
+        .executableTarget(name: "bench-logbook", dependencies: ["DiveCore", "DiveKit", "DiveStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "DiveCoreTests", dependencies: ["DiveCore"]),
