@@ -1,4 +1,4 @@
--- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook, v2-dive-source-uuid, v3-source-file-records).
+-- The umilog logbook schema, as `umilog db init` creates it (migrations: v1-catalog, v1-logbook, v2-dive-source-uuid, v3-source-file-records, v4-dive-query-indexes).
 -- Regenerate with scripts/update-goldens.sh; a test keeps it current.
 
 CREATE TABLE area (
@@ -211,7 +211,13 @@ CREATE TABLE trip (
 
 CREATE INDEX area_region ON area(region_id);
 
+CREATE INDEX dive_deepest ON dive(max_depth DESC, start_key);
+
 CREATE INDEX dive_gear_gear ON dive_gear(gear_id);
+
+CREATE INDEX dive_longest ON dive(bottom_time DESC, start_key);
+
+CREATE INDEX dive_number ON dive(number);
 
 CREATE INDEX dive_person_person ON dive_person(person_id);
 

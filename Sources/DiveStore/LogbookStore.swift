@@ -26,8 +26,10 @@ public final class LogbookStore {
     }
 
     /// Opens the logbook with `limits` (lowered by tests; the writer's `SQLITE_LIMIT_LENGTH` is
-    /// set to `limits.valueBytes` when that is lower than SQLite's).
-    init(path: String, create: Bool = true, limits: StoreLimits) throws {
+    /// set to `limits.valueBytes` when that is lower than SQLite's). `statements`, when given, is
+    /// handed every statement the logbook's connections run, its arguments written in (tests read
+    /// their query plans); a trigger's statements are not.
+    init(path: String, create: Bool = true, limits: StoreLimits, statements: (@Sendable (String) -> Void)? = nil) throws {
         self.path = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -60,6 +62,11 @@ public final class LogbookStore {
             // SQLite's own, so a logbook written with a higher one still reads.
             if !db.configuration.readonly, let connection = db.sqliteConnection, sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, -1) > valueBytes {
                 sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, valueBytes)
+            }
+            if let statements {
+                db.trace { event in
+                    if case .statement(let s) = event, !s.sql.hasPrefix("--") { statements(s.expandedSQL) }
+                }
             }
         }
         let opened: DatabasePool

@@ -59,13 +59,18 @@ extension LogbookStore {
     /// one region (a catalog region id).
     public func popular(limit: Int = 12, region: String? = nil) throws -> [SpeciesCount] {
         try read { db in
+            // A site lies in the area of the catalog site it was matched to, else in its own.
+            // The sites are found from the region's areas and the dives from their sites, each
+            // through an index, so that a region's dives cost what they are, not the logbook.
             let regionFilter = region == nil ? "" : """
-                AND g.dive_id IN (SELECT d.id FROM dive d JOIN site s ON s.id = d.site_id
-                  LEFT JOIN site c ON c.id = s.canonical_site_id
-                  JOIN area a ON a.id = coalesce(c.area_id, s.area_id) WHERE a.region_id = ?)
+                AND g.dive_id IN (SELECT d.id FROM dive d WHERE d.site_id IN (
+                  SELECT s.id FROM area a JOIN site s ON s.area_id = a.id WHERE a.region_id = ?
+                    AND (s.canonical_site_id IS NULL OR (SELECT c.area_id FROM site c WHERE c.id = s.canonical_site_id) IS NULL)
+                  UNION ALL
+                  SELECT s.id FROM area a JOIN site c ON c.area_id = a.id JOIN site s ON s.canonical_site_id = c.id WHERE a.region_id = ?))
                 """
             var arguments: [DatabaseValueConvertible?] = []
-            if let region { arguments.append(region) }
+            if let region { arguments += [region, region] }
             arguments.append(limit)
             return try Row.fetchAll(db, sql: """
                 SELECT sp.id, sp.scientific_name, sp.common_name, count(*) AS n FROM sighting g JOIN species sp ON sp.id = g.species_id

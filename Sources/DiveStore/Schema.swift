@@ -26,6 +26,16 @@ enum Schema {
         ("v3-source-file-records", { db in
             try db.execute(sql: "ALTER TABLE source_file ADD COLUMN records INTEGER")
         }),
+        // What the app asks of a large logbook without reading every dive (issue 21; the plans
+        // are checked by QueryPlanTests): a dive by its number (`show`, `plot --dive`, an export
+        // of one number), and the deepest and the longest dive for `stats`.
+        ("v4-dive-query-indexes", { db in
+            try db.execute(sql: """
+                CREATE INDEX dive_number ON dive(number);
+                CREATE INDEX dive_deepest ON dive(max_depth DESC, start_key);
+                CREATE INDEX dive_longest ON dive(bottom_time DESC, start_key);
+                """)
+        }),
     ]
 
     /// The migrations as GRDB's migrator knows them: what it reads of a logbook (which are

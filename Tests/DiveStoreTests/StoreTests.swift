@@ -84,7 +84,7 @@ final class TemporaryLogbook {
     @Test("a new logbook gets the named migrations, WAL and foreign keys, and the schema schemas/logbook.sql holds")
     func schema() throws {
         let log = try TemporaryLogbook()
-        #expect(try log.store.appliedMigrations() == ["v1-catalog", "v1-logbook", "v2-dive-source-uuid", "v3-source-file-records"])
+        #expect(try log.store.appliedMigrations() == ["v1-catalog", "v1-logbook", "v2-dive-source-uuid", "v3-source-file-records", "v4-dive-query-indexes"])
         let (journal, foreignKeys) = try log.store.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
         }
@@ -94,7 +94,7 @@ final class TemporaryLogbook {
         #expect(try log.store.schemaDump() == dump, "schemas/logbook.sql is out of date: umilog db schema > schemas/logbook.sql")
         // Opening it again runs nothing twice.
         let again = try LogbookStore(path: log.path)
-        #expect(try again.appliedMigrations() == ["v1-catalog", "v1-logbook", "v2-dive-source-uuid", "v3-source-file-records"])
+        #expect(try again.appliedMigrations() == ["v1-catalog", "v1-logbook", "v2-dive-source-uuid", "v3-source-file-records", "v4-dive-query-indexes"])
         #expect(try again.check().isEmpty)
     }
 
