@@ -30,13 +30,14 @@ public struct ProgressSnapshot: Sendable, Hashable {
     public init() {}
 }
 
-/// A progress callback for a long job's options. `report` is called on the job's thread when
-/// the job starts, then at most once every `interval` seconds while it runs, and once more
-/// when it is done (with ``ProgressSnapshot/finished`` set).
+/// A progress callback for a long job's options. `report` is called when the job starts, then
+/// at most once every `interval` seconds while it runs, and once more when it is done (with
+/// ``ProgressSnapshot/finished`` set); one call at a time, on the job's thread or on the
+/// thread reading its input ahead (``ReadAhead``).
 public struct JobProgress: Sendable {
     /// Least seconds between two reports while the job runs.
     public var interval: Double
-    /// Called with each snapshot, on the job's thread.
+    /// Called with each snapshot, one call at a time.
     public var report: @Sendable (ProgressSnapshot) -> Void
     /// Makes a callback reporting at most every `interval` seconds.
     public init(interval: Double = 0.1, report: @escaping @Sendable (ProgressSnapshot) -> Void) {
@@ -47,7 +48,8 @@ public struct JobProgress: Sendable {
 /// Counts what a job reads for its ``JobProgress``. The job makes one (only when it was given a
 /// callback, so nothing is counted otherwise) and runs its reading inside ``measuring(_:_:)``:
 /// every ``InputFile`` and ``MappedFile`` opened there adds what it reads, without a reader
-/// knowing about progress at all. Used from one thread at a time.
+/// knowing about progress at all. A reader reading ahead on a thread of its own (``ReadAhead``)
+/// counts into the same meter: every count is taken under the meter's lock.
 public final class ProgressMeter: @unchecked Sendable {
     /// The meter of the job reading on this thread, if any.
     @TaskLocal public static var current: ProgressMeter?
@@ -61,6 +63,23 @@ public final class ProgressMeter: @unchecked Sendable {
     private var fileSize: Int?
     private var streamed = 0
     private var position = 0
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the meter's lock.
+    private func locked(_ body: () -> Void) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        body()
+    }
 
     /// A meter for `progress`, or nil when there is none to report to.
     public static func make(_ progress: JobProgress?, files: [String], divesTotal: Int? = nil) -> ProgressMeter? {
@@ -89,46 +108,58 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// A file starts: `path` (its size is looked up; standard input has none).
     public func beginFile(_ path: String) {
-        fileSize = Self.size(of: path)
-        streamed = 0
-        position = 0
-        snapshot.file = path
-        tick()
+        locked {
+            fileSize = Self.size(of: path)
+            streamed = 0
+            position = 0
+            snapshot.file = path
+            tick()
+        }
     }
 
     /// The file is done: all of it counts as read.
     public func endFile() {
-        done += fileSize ?? max(streamed, position)
-        fileSize = nil
-        streamed = 0
-        position = 0
-        snapshot.filesDone += 1
-        update()
-        tick()
+        locked {
+            done += fileSize ?? max(streamed, position)
+            fileSize = nil
+            streamed = 0
+            position = 0
+            snapshot.filesDone += 1
+            update()
+            tick()
+        }
     }
 
     /// `n` more dives were read.
     public func dive(_ n: Int = 1) {
-        snapshot.dives += n
-        tick()
+        locked {
+            snapshot.dives += n
+            tick()
+        }
     }
 
     /// `n` more bytes were read from a file (``InputFile``).
     public func read(_ n: Int) {
-        streamed += n
-        if streamed > position { position = streamed; update(); tick() }
+        locked {
+            streamed += n
+            if streamed > position { position = streamed; update(); tick() }
+        }
     }
 
     /// A reader walking a mapped file got to `offset` (``MappedFile``).
     public func reached(_ offset: Int) {
-        if offset > position { position = offset; update(); tick() }
+        locked {
+            if offset > position { position = offset; update(); tick() }
+        }
     }
 
     /// The job is done: the last report.
     public func finish() {
-        snapshot.finished = true
-        snapshot.elapsed = Self.now() - start
-        progress.report(snapshot)
+        locked {
+            snapshot.finished = true
+            snapshot.elapsed = Self.now() - start
+            progress.report(snapshot)
+        }
     }
 
     private func update() {

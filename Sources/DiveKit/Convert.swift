@@ -218,7 +218,8 @@ private func read(_ input: String, options: ConvertOptions, into output: OutputB
             let format = try options.from ?? detectFormat(path: path, displayName: input, csv: options.csv)
             report.format = format
             do {
-                let reader = try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv)
+                // Read on one core while the writer writes on the other.
+                let reader = ReadAhead(try openReader(path: path, format: format, displayName: input == "-" ? "<stdin>" : input, csv: options.csv))
                 // What the reader found before an error stops it is reported beside the error.
                 defer { report.findings += reader.takeFindings() }
                 while var dive = try reader.next() {
