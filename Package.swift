@@ -24,6 +24,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // SHA-256 for the store's file identities, from OpenSSL's libcrypto (Linux only: Apple's
+        // systems have CommonCrypto).
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "DiveCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "DiveXML", dependencies: ["DiveCore", "CLibXML2"]),
         .target(name: "DiveUDDF", dependencies: ["DiveCore", "DiveXML", "CLibXML2"]),
@@ -49,7 +56,8 @@ let package = Package(
         .target(name: "DiveKit", dependencies: ["DiveCore", "DiveXML", "DiveUDDF", "DiveSSRF", "DiveSuunto", "DiveShearwater", "DiveUDCF", "DiveMacDive", "DiveDivingLog", "DiveJDiveLog", "DiveLibdcXML", "DiveDataTrak", "DiveSmartTrak", "DiveFIT", "DiveDL7", "DiveSeac", "DiveDivesoft", "DiveArchive", "DiveCSV", "DiveJSON", "DivePlot"]),
         .target(
             name: "DiveStore",
-            dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["DiveCore", "DiveKit", .product(name: "GRDB", package: "GRDB.swift"),
+                           .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
             exclude: ["Resources"]
         ),
         .executableTarget(

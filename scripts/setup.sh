@@ -5,7 +5,7 @@ set -euo pipefail
 command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 (https://swift.org/install) first" >&2; exit 1; }
 missing=()
 command -v dpkg-query >/dev/null || { echo "setup: dpkg-query is missing; this script installs with apt on Debian or Ubuntu" >&2; exit 1; }
-for pkg in libxml2-dev libsqlite3-dev zlib1g-dev pkg-config "$@"; do
+for pkg in libxml2-dev libsqlite3-dev libssl-dev zlib1g-dev pkg-config "$@"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

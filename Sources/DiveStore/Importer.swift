@@ -187,10 +187,14 @@ extension LogbookStore {
         }
         result.format = format
         do {
+            // The dives are read on another core from now on, while the file is hashed here: a
+            // file whose bytes the logbook has already is not read further (dropping the reader
+            // stops it), and a new one's first dives are ready when its transaction starts.
+            let reader = ReadAhead(try openReader(path: path, format: format, displayName: path, csv: options.csv))
             // Hashing reads the file once more: progress counts the reading of its dives.
             let digest = try ProgressMeter.measuring(nil) { try fileDigest(path) }
             func work(_ db: Database) throws {
-                var run = FileRun(db: db, path: path, format: format, digest: digest, options: options, limits: limits)
+                var run = FileRun(db: db, path: path, reader: reader, format: format, digest: digest, options: options, limits: limits)
                 do {
                     try run.run()
                     result.dives = run.plans
@@ -245,6 +249,8 @@ extension LogbookStore {
 struct FileRun {
     let db: Database
     let path: String
+    /// The file's dives, read ahead on another thread.
+    let reader: any DiveSource
     let format: FileFormat
     let digest: (sha256: String, size: Int)
     let options: ImportOptions
@@ -258,8 +264,8 @@ struct FileRun {
     /// Where the dive being placed is in the file, for an error that stops the file there.
     private var current: SourceLocation?
 
-    init(db: Database, path: String, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions, limits: StoreLimits = .standard) {
-        self.db = db; self.path = path; self.format = format; self.digest = digest; self.options = options; self.limits = limits
+    init(db: Database, path: String, reader: any DiveSource, format: FileFormat, digest: (sha256: String, size: Int), options: ImportOptions, limits: StoreLimits = .standard) {
+        self.db = db; self.path = path; self.reader = reader; self.format = format; self.digest = digest; self.options = options; self.limits = limits
     }
 
     /// Imports the file; a value too large for the logbook is an error at the dive that holds it.
@@ -289,7 +295,6 @@ struct FileRun {
             ProgressMeter.current?.dive(plans.count)
             return
         }
-        let reader = try openReader(path: path, format: format, displayName: path, csv: options.csv)
         var index = 0
         var writer: RowWriter?
         while let dive = try reader.next() {
