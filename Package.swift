@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "DiveSmartTrakTests", dependencies: ["DiveSmartTrak", "DiveCore", "TestSupport"]),
         .testTarget(name: "DiveLibdcXMLTests", dependencies: ["DiveLibdcXML", "DiveCore", "DiveXML", "TestSupport"]),
         .testTarget(name: "DiveCSVTests", dependencies: ["DiveCSV", "DiveCore", "DiveUDDF", "TestSupport"]),
-        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "DiveKitTests", dependencies: ["DiveKit", "DiveXML", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DiveJSONTests", dependencies: ["DiveJSON", "DiveKit", "TestSupport"]),
         .testTarget(name: "DiveStoreTests", dependencies: ["DiveStore", "DiveKit", "DiveJSON", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "DiveFITTests", dependencies: ["DiveFIT", "DiveCore", "TestSupport"]),

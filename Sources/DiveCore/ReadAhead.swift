@@ -25,72 +25,12 @@ public final class ReadAhead: DiveSource {
         case failure(any Error, LogbookHeader, [Finding])
     }
 
-    /// The queue between the two threads: the only state both touch, under its mutex.
-    private final class Channel: @unchecked Sendable {
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        private var items: [Item] = []
-        private var head = 0
-        private let depth: Int
-        /// Set by the caller when it lets the reader go: the reading thread stops.
-        private var cancelled = false
-
-        init(depth: Int) {
-            self.depth = depth
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(changed, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(changed); changed.deallocate()
-            pthread_mutex_destroy(mutex); mutex.deallocate()
-        }
-
-        /// Waits for room, then queues `item`; false when the caller has gone.
-        func put(_ item: Item) -> Bool {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            while !cancelled && items.count - head >= depth { pthread_cond_wait(changed, mutex) }
-            guard !cancelled else { return false }
-            items.append(item)
-            pthread_cond_broadcast(changed)
-            return true
-        }
-
-        /// Waits for the next item and takes it.
-        func take() -> Item {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            while head == items.count { pthread_cond_wait(changed, mutex) }
-            let item = items[head]
-            head += 1
-            if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
-            pthread_cond_broadcast(changed)
-            return item
-        }
-
-        func cancel() {
-            pthread_mutex_lock(mutex)
-            cancelled = true
-            items.removeAll()
-            head = 0
-            pthread_cond_broadcast(changed)
-            pthread_mutex_unlock(mutex)
-        }
-
-        var isCancelled: Bool {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return cancelled
-        }
-    }
-
     /// What the reading thread owns: the source, read only there once the thread runs.
     private final class Producer: @unchecked Sendable {
         let source: any DiveSource
-        let channel: Channel
+        let channel: HandOff<Item>
         let meter: ProgressMeter?
-        init(source: any DiveSource, channel: Channel, meter: ProgressMeter?) {
+        init(source: any DiveSource, channel: HandOff<Item>, meter: ProgressMeter?) {
             self.source = source; self.channel = channel; self.meter = meter
         }
 
@@ -99,7 +39,6 @@ public final class ReadAhead: DiveSource {
                 do {
                     while let dive = try source.next() {
                         guard channel.put(.dive(dive, source.header, source.takeFindings())) else { return }
-                        if channel.isCancelled { return }
                     }
                     _ = channel.put(.end(source.header, source.takeFindings()))
                 } catch {
@@ -109,7 +48,7 @@ public final class ReadAhead: DiveSource {
         }
     }
 
-    private let channel: Channel
+    private let channel: HandOff<Item>
     private var thread: pthread_t?
     /// Findings of the dives handed out since the caller last took them.
     private var pending: [Finding] = []
@@ -123,24 +62,12 @@ public final class ReadAhead: DiveSource {
     /// reading thread's from now on: do not call it yourself.
     public init(_ source: any DiveSource, depth: Int = 4) {
         header = source.header
-        channel = Channel(depth: max(1, depth))
+        channel = HandOff(depth: max(1, depth))
         let producer = Producer(source: source, channel: channel, meter: ProgressMeter.current)
-        let box = Unmanaged.passRetained(producer).toOpaque()
-        #if canImport(Glibc)
-        var t = pthread_t()
-        #else
-        var t: pthread_t?
-        #endif
-        let started = pthread_create(&t, nil, { raw in
-            let producer = Unmanaged<Producer>.fromOpaque(raw!).takeRetainedValue()
-            producer.run()
-            return nil
-        }, box)
-        if started == 0 {
+        if let t = startThread({ producer.run() }) {
             thread = t
         } else {
             // No thread to be had: read on the caller's thread, as if there were one.
-            let producer = Unmanaged<Producer>.fromOpaque(box).takeRetainedValue()
             fallback = producer.source
         }
     }
@@ -197,4 +124,118 @@ public final class ReadAhead: DiveSource {
             join()
         }
     }
+}
+
+/// A bounded queue from one thread to another: ``put(_:)`` waits while `depth` items wait,
+/// ``take()`` while none does; ``cancel()`` (the taking side going away) makes every put fail.
+package final class HandOff<Item>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var items: [Item] = []
+    private var head = 0
+    private let depth: Int
+    private var cancelled = false
+
+    /// A queue holding at most `depth` items.
+    package init(depth: Int) {
+        self.depth = depth
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed); changed.deallocate()
+        pthread_mutex_destroy(mutex); mutex.deallocate()
+    }
+
+    /// Waits for room, then queues `item`; false when the taker has gone (``cancel()``).
+    package func put(_ item: Item) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !cancelled && items.count - head >= depth { pthread_cond_wait(changed, mutex) }
+        guard !cancelled else { return false }
+        items.append(item)
+        pthread_cond_broadcast(changed)
+        return true
+    }
+
+    /// Queues `item` if there is room, without waiting; false when there is none.
+    @discardableResult package func offer(_ item: Item) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard !cancelled, items.count - head < depth else { return false }
+        items.append(item)
+        pthread_cond_broadcast(changed)
+        return true
+    }
+
+    /// Waits for the next item and takes it.
+    package func take() -> Item {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while head == items.count { pthread_cond_wait(changed, mutex) }
+        return dequeue()
+    }
+
+    /// The next item if one waits, without waiting.
+    package func poll() -> Item? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return head == items.count ? nil : dequeue()
+    }
+
+    private func dequeue() -> Item {
+        let item = items[head]
+        head += 1
+        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        pthread_cond_broadcast(changed)
+        return item
+    }
+
+    /// The taker is gone: what waits is dropped, and every put from now on fails at once.
+    package func cancel() {
+        pthread_mutex_lock(mutex)
+        cancelled = true
+        items.removeAll()
+        head = 0
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// True once ``cancel()`` was called.
+    package var isCancelled: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return cancelled
+    }
+}
+
+/// What a thread started by ``startThread(_:)`` runs.
+private final class ThreadBody {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// Starts a thread running `body`; `nil` when the system has none to give (the caller then
+/// does the work itself). Join it with `pthread_join`.
+package func startThread(_ body: @escaping () -> Void) -> pthread_t? {
+    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Glibc)
+    var t = pthread_t()
+    #else
+    var t: pthread_t?
+    #endif
+    let started = pthread_create(&t, nil, { raw in
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, box)
+    guard started == 0 else {
+        Unmanaged<ThreadBody>.fromOpaque(box).release()
+        return nil
+    }
+    #if canImport(Glibc)
+    return t
+    #else
+    return t!
+    #endif
 }

@@ -128,44 +128,57 @@ package func asciiCaseInsensitiveEquals(_ p: UnsafePointer<UInt8>, _ name: Stati
 package final class XMLPushParser {
     private var context: xmlParserCtxtPtr?
     /// The file read by ``step()``; `nil` for a parser its owner feeds.
-    private let input: InputFile?
-    private let displayName: String
+    let input: InputFile?
+    let displayName: String
     /// The encoding the input is read in when it declares none (``init(displayName:handler:lenient:encoding:)``).
     private let encoding: String?
     private var buffer: [UInt8]
-    private var finished = false
+    var finished = false
     /// The owner of this parser; it outlives it. Held unmanaged and called through a
     /// guaranteed reference, so that a SAX event costs no reference counting (an `unowned`
     /// existential was retained and released on every callback: 30 % of a conversion).
-    private let handler: Unmanaged<XMLEventHandler>
+    let handler: Unmanaged<XMLEventHandler>
 
     /// The first fatal error the parse met, if any.
-    package private(set) var error: DiveError? { didSet { failed = error != nil } }
+    package internal(set) var error: DiveError? { didSet { failed = error != nil } }
     /// `error != nil`, as a flag the SAX callbacks test per event (reading the optional error
     /// itself copies it: 8 % of a conversion).
     @exclusivity(unchecked) package private(set) var failed = false
     /// True while the final, empty chunk is being parsed.
     private var terminating = false
     /// Names of the elements open at this point (interned by libxml2, so stable).
-    @exclusivity(unchecked) private var openElements: [UnsafePointer<UInt8>] = []
+    @exclusivity(unchecked) var openElements: [UnsafePointer<UInt8>] = []
     /// Bytes consumed so far.
-    package private(set) var bytesRead: Int = 0
+    package internal(set) var bytesRead: Int = 0
     /// Which attributes of the current start tag the handler read (see ``XMLAttributes/readMask``).
-    private let attributeMask = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+    let attributeMask = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
 
     package static let chunkSize = 256 * 1024
+
+    /// Parse on a thread of its own (set before the first ``step()``): libxml2 tokenises the
+    /// file one chunk ahead of the handler, on the other core, and the handler gets the same
+    /// events, positions and errors, chunk by chunk, as it would in one thread
+    /// (XMLPushParser+Ahead.swift). Only for a parser that reads a file (``step()``).
+    package var parsesAhead = false
+    /// The thread parsing ahead and what it hands over, once started.
+    var ahead: XMLParseAhead?
+    /// The position of the event being replayed, or after the last chunk replayed.
+    var replayedLine = 0, replayedColumn = 0
+    /// A start tag's attributes as ``XMLAttributes`` reads them, rebuilt for each replayed tag.
+    var replayedAttributes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 0)
+    var replayedAttributesCapacity = 0
 
     /// Reads past what is not well-formed (libxml2's recovery) instead of refusing the file:
     /// for writers whose XML is known to be broken. What was recovered from is in
     /// ``recovered``, for the reader to report; a DOCTYPE and too deep a nesting still refuse.
     package let lenient: Bool
     /// The problems a lenient parse read past, first ``recoveredLimit`` of them, in order.
-    package private(set) var recovered: [DiveError] = []
+    package internal(set) var recovered: [DiveError] = []
     /// How many problems a lenient parse read past in all.
-    package private(set) var recoveredCount = 0
+    package internal(set) var recoveredCount = 0
     package static let recoveredLimit = 20
 
-    fileprivate func noteRecovered(_ problem: DiveError) {
+    func noteRecovered(_ problem: DiveError) {
         recoveredCount += 1
         if recovered.count < Self.recoveredLimit { recovered.append(problem) }
     }
@@ -182,7 +195,7 @@ package final class XMLPushParser {
     package let checksDeclaredEncoding: Bool
     /// The encoding the declaration named and the bytes contradicted, when ``checksDeclaredEncoding``
     /// set it aside and the text was read as UTF-8 (for the reader to report).
-    package private(set) var ignoredEncoding: String?
+    package internal(set) var ignoredEncoding: String?
 
     /// The root element a `<!DOCTYPE>` may name and be read past, when it has no internal
     /// subset (MacDive's `<!DOCTYPE dives SYSTEM "http://www.mac-dive.com/macdive_logbook.dtd">`):
@@ -215,6 +228,20 @@ package final class XMLPushParser {
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
     }
 
+    /// A parser of `other`'s input, as `other` was made to parse it, that hands its events to
+    /// `handler`: the one that parses on its own thread for a parser that ``parsesAhead``.
+    init(parsingFor other: XMLPushParser, handler: XMLEventHandler) {
+        fragmentRoot = other.fragmentRoot
+        self.handler = Unmanaged.passUnretained(handler)
+        lenient = other.lenient
+        acceptedDoctypeRoot = other.acceptedDoctypeRoot
+        displayName = other.displayName
+        checksDeclaredEncoding = other.checksDeclaredEncoding
+        encoding = other.encoding
+        input = other.input
+        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
     /// A parser its owner feeds with ``feed(_:)`` and ends with ``finish()``.
     /// - Parameters:
     ///   - displayName: the name diagnostics use.
@@ -235,6 +262,8 @@ package final class XMLPushParser {
     }
 
     deinit {
+        stopParsingAhead()
+        replayedAttributes.deallocate()
         if let context {
             // A document libxml2 made to hold a DTD's declarations is the caller's to free.
             if let doc = context.pointee.myDoc { xmlFreeDoc(doc) }
@@ -261,9 +290,15 @@ package final class XMLPushParser {
     }
 
     /// The line the parser is at, 1-based.
-    package var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    package var line: Int {
+        if ahead != nil { return replayedLine }
+        return context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
+    }
     /// The column the parser is at, 1-based.
-    package var column: Int { context.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    package var column: Int {
+        if ahead != nil { return replayedColumn }
+        return context.map { Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer($0))) } ?? 0
+    }
 
     /// The current location for a diagnostic.
     package func location(path: String? = nil) -> SourceLocation {
@@ -281,6 +316,7 @@ package final class XMLPushParser {
     /// been parsed.
     package func step() throws -> Bool {
         guard !finished else { return false }
+        if parsesAhead { return try stepAhead() }
         guard let input else { preconditionFailure("step() reads a file; a parser made without one is fed") }
         let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
         bytesRead += n
