@@ -160,8 +160,8 @@ final class XMLEventRecorder: XMLEventHandler {
 /// The thread parsing ahead, and the blocks it hands over (at most `depth` waiting, so memory
 /// stays flat) and gets back to fill again.
 final class XMLParseAhead: @unchecked Sendable {
-    let full = HandOff<XMLEventBlock>(depth: 4)
-    let spare = HandOff<XMLEventBlock>(depth: 6)
+    let full = HandOff<XMLEventBlock>(depth: 2)
+    let spare = HandOff<XMLEventBlock>(depth: 2)
     /// Owned by the parsing thread once it runs.
     private let tokenizer: XMLPushParser
     private let recorder: XMLEventRecorder
