@@ -609,16 +609,28 @@ struct MixReferenceResolver {
             let rest = chunk.count - i
             if let hit = memchr(base + i, 0x01, rest) {
                 let n = base.distance(to: UnsafeRawPointer(hit)) - i
-                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + i, count: n))
+                try emit(UnsafeRawBufferPointer(start: base + i, count: n))
                 i += n + 1
                 inPlaceholder = true
                 value = 0
             } else {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + i, count: rest))
+                try emit(UnsafeRawBufferPointer(start: base + i, count: rest))
                 i = chunk.count
             }
         }
         if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Passes on a run with no placeholder: a long one straight to the target (the spool is
+    /// most of the document: copying it through the buffer once more cost a pass over every
+    /// byte), a short one through the buffer.
+    private mutating func emit(_ run: UnsafeRawBufferPointer) throws {
+        if run.count >= 1 << 14 {
+            try flush()
+            try target.write(run)
+        } else {
+            buffer.append(contentsOf: run)
+        }
     }
 
     private mutating func flush() throws {
