@@ -32,9 +32,18 @@ package struct JSONEmitter {
     }
 
     private mutating func newline() {
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: 2 * nonEmpty.count))
+        let n = 1 + 2 * nonEmpty.count
+        if n <= Self.indentation.count {
+            // One copy of a ready-made run: a sample array writes one line per value.
+            Self.indentation.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: 2 * nonEmpty.count))
+        }
     }
+
+    /// A line feed and the spaces of 63 levels of nesting, for ``newline()`` to take from.
+    private static let indentation: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 126)
 
     /// Starts a value: the separator and indentation an array element needs.
     private mutating func beginValue() {
@@ -225,8 +234,18 @@ package struct JSONEmitter {
     }
 
     private mutating func appendMagnitude(_ v: UInt) {
-        if v >= 10 { appendMagnitude(v / 10) }
-        bytes.append(UInt8(ascii: "0") + UInt8(v % 10))
+        if v < 10 { bytes.append(UInt8(ascii: "0") + UInt8(v)); return }
+        // The digits, last first, into 20 bytes on the stack (UInt.max has 20), then one append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var v = v
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+        }
     }
 
     /// Writes what is buffered to the sink.
