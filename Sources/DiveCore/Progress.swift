@@ -63,22 +63,11 @@ public final class ProgressMeter: @unchecked Sendable {
     private var fileSize: Int?
     private var streamed = 0
     private var position = 0
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(m, nil)
-        return m
-    }()
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    private let lock = Lock()
 
     /// Runs `body` holding the meter's lock.
     private func locked(_ body: () -> Void) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        body()
+        lock.withLock(body)
     }
 
     /// A meter for `progress`, or nil when there is none to report to.

@@ -81,13 +81,7 @@ import TestSupport
     @Test("a logbook of many chunks, whole, cut short, broken mid-chunk and refused by the handler, reads alike")
     func manyChunks() throws {
         let dir = try Paths.temporaryDirectory()
-        let path = dir + "/logbook.uddf"
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: Paths.umilog).deletingLastPathComponent().appendingPathComponent("make-logbook")
-        make.arguments = ["--dives", "12", "--interval", "2", "--duration", "50", "--out", path]
-        try make.run()
-        make.waitUntilExit()
-        try #require(make.terminationStatus == 0)
+        let path = try makeLogbook(dives: 12, interval: 2, in: dir)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Several of the parser's 256 KiB chunks, so that blocks are handed over one by one.
         #expect(bytes.count > 4 * 262_144)

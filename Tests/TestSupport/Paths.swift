@@ -68,3 +68,19 @@ public enum Paths {
 
     fileprivate static var runDirectoryName: String { NSTemporaryDirectory() + "umilog-tests-\(getpid())" }
 }
+
+/// A synthetic UDDF logbook made by the `make-logbook` built beside the tests: `dives` dives of
+/// `duration` minutes sampled every `interval` seconds (about 63 kB a dive at the defaults),
+/// written to `logbook.uddf` in `directory`.
+public func makeLogbook(dives: Int, interval: Int = 10, duration: Int = 50, in directory: String) throws -> String {
+    let path = directory + "/logbook.uddf"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Paths.umilog).deletingLastPathComponent().appendingPathComponent("make-logbook")
+    process.arguments = ["--dives", "\(dives)", "--interval", "\(interval)", "--duration", "\(duration)", "--out", path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "make-logbook exited with status \(process.terminationStatus)"])
+    }
+    return path
+}

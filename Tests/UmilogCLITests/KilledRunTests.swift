@@ -315,18 +315,6 @@ func leftoversInTmp(of pid: pid_t) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.contains(".umilog-\(pid)-") }.map { "/tmp/" + $0 }
 }
 
-/// A synthetic UDDF logbook of `dives` dives (about 63 kB each) made by `make-logbook`.
-func makeLogbook(dives: Int, in directory: String) throws -> String {
-    let path = directory + "/logbook.uddf"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Paths.umilog).deletingLastPathComponent().appendingPathComponent("make-logbook")
-    process.arguments = ["--dives", "\(dives)", "--interval", "10", "--duration", "50", "--out", path]
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
-    return path
-}
-
 func makeDirectories(_ paths: String...) throws {
     for path in paths { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
 }
