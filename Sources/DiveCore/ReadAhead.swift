@@ -79,6 +79,8 @@ public final class ReadAhead: DiveSource {
     /// The source, when no thread could be started for it.
     private var fallback: (any DiveSource)?
 
+    /// The next dive the source handed out, waiting for it if the reading thread is behind;
+    /// `nil` at the end. Throws what the source threw, after the dives before it.
     public func next() throws -> Dive? {
         if let fallback {
             let dive = try fallback.next()
@@ -104,6 +106,8 @@ public final class ReadAhead: DiveSource {
         }
     }
 
+    /// The findings the source reported up to the last dive taken (or its end), which the
+    /// caller takes over.
     public func takeFindings() -> [Finding] {
         if let fallback { return fallback.takeFindings() }
         defer { pending = [] }
