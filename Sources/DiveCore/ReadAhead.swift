@@ -13,11 +13,13 @@ import Darwin
 /// More buys little speed and costs memory out of proportion: with two, converting a 100 MB
 /// Subsurface logbook to Subsurface XML peaked at 76-88 MB resident against 34 MB with one,
 /// though its heap never passed 8 MB (what two threads allocating and freeing at once leave
-/// in glibc's arenas). What the caller sees is what the wrapped source would have said at the same point:
-/// each dive comes with the findings the source reported up to it and the source's
-/// ``header`` as it was when it handed that dive out; an error the source throws is thrown
-/// after the dives before it, with the findings before it. Dropping the reader before its
-/// end stops the thread after the dive it is reading and waits for it.
+/// in glibc's arenas).
+///
+/// What the caller sees is what the wrapped source would have said at the same point: each
+/// dive comes with the findings the source reported up to it and the source's ``header`` as
+/// it was when it handed that dive out; an error the source throws is thrown after the dives
+/// before it, with the findings before it. Dropping the reader before its end stops the
+/// thread after the dive it is reading and waits for it.
 ///
 /// A ``ProgressMeter`` counting the job on the caller's thread counts the reading thread's
 /// bytes too.
@@ -208,13 +210,6 @@ package final class HandOff<Item>: @unchecked Sendable {
         head = 0
         pthread_cond_broadcast(changed)
         pthread_mutex_unlock(mutex)
-    }
-
-    /// True once ``cancel()`` was called.
-    package var isCancelled: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return cancelled
     }
 }
 

@@ -132,6 +132,7 @@ package final class XMLPushParser {
     let displayName: String
     /// The encoding the input is read in when it declares none (``init(displayName:handler:lenient:encoding:)``).
     private let encoding: String?
+    /// The chunk read by ``step()``, made at the first one.
     private var buffer: [UInt8]
     var finished = false
     /// The owner of this parser; it outlives it. Held unmanaged and called through a
@@ -225,7 +226,7 @@ package final class XMLPushParser {
         self.checksDeclaredEncoding = checksDeclaredEncoding
         encoding = nil
         input = try InputFile(path: path, displayName: displayName)
-        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        buffer = []
     }
 
     /// A parser of `other`'s input, as `other` was made to parse it, that hands its events to
@@ -239,7 +240,7 @@ package final class XMLPushParser {
         checksDeclaredEncoding = other.checksDeclaredEncoding
         encoding = other.encoding
         input = other.input
-        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        buffer = []
     }
 
     /// A parser its owner feeds with ``feed(_:)`` and ends with ``finish()``.
@@ -318,6 +319,8 @@ package final class XMLPushParser {
         guard !finished else { return false }
         if parsesAhead { return try stepAhead() }
         guard let input else { preconditionFailure("step() reads a file; a parser made without one is fed") }
+        // Made at the first step: a parser that parses ahead never reads into its own.
+        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
         let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
         bytesRead += n
         try buffer.withUnsafeBytes { try parse(UnsafeRawBufferPointer(rebasing: $0[0..<n]), terminate: n == 0) }

@@ -31,7 +31,9 @@ enum Output {
     private static let allowed = TerminalText.colourAllowed(noColor: getenv("NO_COLOR").map { String(cString: $0) })
     private static let colourOut = allowed && isatty(1) == 1
     private static let colourErr = allowed && isatty(2) == 1
-    /// A progress line is on the screen. umilog runs its commands on one thread.
+    /// A progress line is on the screen. Drawn by the job's progress callback, one call at a
+    /// time (the meter's lock), from whichever thread counts (a reader reading ahead too); every
+    /// other line is written once the job has returned and its threads have ended.
     nonisolated(unsafe) private static var progressShown = false
 
     static func write(_ text: String, to fd: Int32, colour: Bool) {
