@@ -86,13 +86,16 @@ private func observe(_ source: any DiveSource) -> (dives: [String], findings: [[
     @Test(arguments: [0, 1, 7, 100])
     func aCallerSeesWhatTheSourceWouldHaveSaid(count: Int) {
         let direct = observe(ScriptedSource(count: count))
-        let ahead = observe(ReadAhead(ScriptedSource(count: count), depth: 3))
-        #expect(ahead.dives == direct.dives)
-        #expect(ahead.findings == direct.findings)
-        #expect(ahead.sites == direct.sites)
-        #expect(ahead.end == direct.end)
-        #expect(ahead.error == nil)
-        #expect(ahead.dives.count == count)
+        // One dive ahead (what convert and import use) and three.
+        for depth in [1, 3] {
+            let ahead = observe(ReadAhead(ScriptedSource(count: count), depth: depth))
+            #expect(ahead.dives == direct.dives)
+            #expect(ahead.findings == direct.findings)
+            #expect(ahead.sites == direct.sites)
+            #expect(ahead.end == direct.end)
+            #expect(ahead.error == nil)
+            #expect(ahead.dives.count == count)
+        }
     }
 
     @Test(arguments: [0, 1, 5])
@@ -107,15 +110,16 @@ private func observe(_ source: any DiveSource) -> (dives: [String], findings: [[
         #expect(ahead.error == direct.error)
     }
 
-    @Test func theSourceIsReadOnAnotherThreadAtMostDepthDivesAhead() {
+    @Test(arguments: [1, 4])
+    func theSourceIsReadOnAnotherThreadAtMostDepthDivesAhead(depth: Int) {
         let source = ScriptedSource(count: 50)
-        let reader = ReadAhead(source, depth: 4)
+        let reader = depth == 1 ? ReadAhead(source) : ReadAhead(source, depth: depth)
         var seen = 0
         while let _ = try? reader.next() {
             seen += 1
             // The reading thread may be one dive further on than the queue holds: the dive
             // it has read and waits to put.
-            #expect(source.handedOut <= seen + 4 + 1)
+            #expect(source.handedOut <= seen + depth + 1)
         }
         #expect(seen == 50)
         #expect(!source.threads.isEmpty)
